@@ -1,0 +1,45 @@
+# The two commands a newcomer needs: `make run` and `make test`. `make install` is their shared
+# first step: a .venv with the package and its test tools, redone only when pyproject.toml changes.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
+
+.PHONY: install run test test-fast lint format bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: install
+	$(BIN)/codeblanks serve --host 127.0.0.1 --port 8000
+
+lint: install
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+format: install
+	$(BIN)/ruff format src tests benchmarks
+	$(BIN)/ruff check --fix src tests benchmarks
+
+# The whole suite on SQLite, then the database-backed tests again on the real PostgreSQL.
+test: lint
+	$(BIN)/pytest
+	@if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
+		echo "== database tests again on PostgreSQL ($(PG_URL))"; \
+		CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "django_db or postgres" tests/web; \
+	else \
+		echo "== SKIPPED: no PostgreSQL answers at $(PG_URL); the PostgreSQL run did not happen"; \
+	fi
+
+bench: install
+	$(BIN)/python benchmarks/sandbox.py
+	$(BIN)/python benchmarks/grading.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,127 @@
+"""The typed model of a course: what the loader builds from lesson folders, and all that the
+grader, the CLI and the web app read. Plain frozen dataclasses, no Django: content is files,
+never database rows (progress keys on ``Lesson.uuid``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_LEVELS: tuple[str, ...] = ("Beginner", "Intermediate", "Advanced", "Expert")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Other values for the exercise's declared inputs: ``{"X": "np.ones((5, 4))"}``.
+    Each value is a Python expression evaluated in the sandbox, where ``np`` is NumPy."""
+
+    name: str
+    values: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """An anticipated wrong program and the message a learner who writes one should see."""
+
+    path: Path
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-lesson overrides of the sandbox limits; ``None`` keeps the sandbox default."""
+
+    wall_s: float | None = None
+    cpu_s: float | None = None
+    memory_mb: int | None = None
+    output_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class GradingSpec:
+    """How an exercise is graded beyond its visible expected output (see docs/authoring.md)."""
+
+    inputs: tuple[str, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    rtol: float = 0.0
+    atol: float = 0.0
+    values: tuple[str, ...] = ()
+    mistakes: tuple[Mistake, ...] = ()
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    task_md: str
+    filename: str
+    starter: str
+    solution: str
+    expected_output: str
+    grading: GradingSpec = field(default_factory=GradingSpec)
+
+
+@dataclass(frozen=True)
+class ChoiceQuestion:
+    id: str
+    prompt: str
+    options: tuple[str, ...]
+    answer: int  # index into options of the one correct option
+    explanation: str
+    kind: str = "choice"
+
+
+@dataclass(frozen=True)
+class BlankQuestion:
+    """One line of code with ``____`` in it. ``check`` is ``value`` (any answer that gives the
+    same value passes, judged in the sandbox after ``setup``), ``exact`` or ``regex``."""
+
+    id: str
+    prompt: str
+    code: str
+    answer: str
+    explanation: str
+    check: str = "value"
+    accept: tuple[str, ...] = ()
+    setup: str = ""
+    kind: str = "blank"
+
+
+@dataclass(frozen=True)
+class MatchQuestion:
+    id: str
+    prompt: str
+    pairs: tuple[tuple[str, str], ...]  # (term, meaning), in the author's order
+    explanation: str
+    kind: str = "match"
+
+
+Question = ChoiceQuestion | BlankQuestion | MatchQuestion
+
+
+@dataclass(frozen=True)
+class Lesson:
+    id: str
+    uuid: str
+    title: str
+    summary: str
+    level: str
+    course_id: str
+    path: Path
+    explanation_md: str
+    exercise: Exercise
+    questions: tuple[Question, ...] = ()
+    version: str = ""  # a hash of the lesson's files: caches of reference outputs key on it
+
+
+@dataclass(frozen=True)
+class Course:
+    id: str
+    title: str
+    summary: str
+    path: Path
+    levels: tuple[str, ...] = DEFAULT_LEVELS
+    lessons: tuple[Lesson, ...] = ()
+
+    def lessons_at(self, level: str) -> tuple[Lesson, ...]:
+        return tuple(lesson for lesson in self.lessons if lesson.level == level)

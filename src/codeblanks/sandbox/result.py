@@ -1,0 +1,60 @@
+"""What a run is given (``RunLimits``) and what it gives back (``RunResult``).
+
+A run's outcome is always a value, never an exception: a learner's mistake, a hostile program and
+an overloaded server all end in a ``RunResult`` whose ``verdict`` says which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+OK = "ok"
+ERROR = "error"  # exception, non-zero exit, or killed by a signal
+TIMEOUT = "timeout"  # wall or CPU time limit
+MEMORY_LIMIT = "memory-limit"
+OUTPUT_LIMIT = "output-limit"
+BUSY = "busy"  # the queue is full: try again
+SANDBOX_ERROR = "sandbox-error"  # the platform failed (e.g. the fork-server died); not the learner
+
+VERDICTS = (OK, ERROR, TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT, BUSY, SANDBOX_ERROR)
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """Limits of one run. Defaults suit NumPy lessons; lessons may override some."""
+
+    wall_s: float = 5.0
+    cpu_s: float = 5.0
+    memory_mb: int = 768
+    output_bytes: int = 64 * 1024  # kept per stream; the rest is cut with a marker
+    file_size_mb: int = 8
+    open_files: int = 64
+    threads: int = 4
+
+
+@dataclass(frozen=True)
+class RunResult:
+    verdict: str
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int | None = None
+    signal: int | None = None
+    duration_ms: float = 0.0
+    # Variables asked for with ``capture=``, read after the program ended: a NumPy array for
+    # numbers and booleans (decoded without pickle), else the value's repr() as a str.
+    values: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == OK
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "exit_code": self.exit_code,
+            "signal": self.signal,
+            "duration_ms": round(self.duration_ms, 3),
+        }
