@@ -1,0 +1,260 @@
+// CodeBlanks code editor: the entry point esbuild turns into
+// src/codeblanks/web/static/codeblanks/vendor/codemirror.bundle.js
+// (one minified classic script that sets window.CodeBlanksEditor).
+//
+// Public API (templates and browser tests rely on it; keep it stable):
+//   CodeBlanksEditor.create(parent, {doc, filename, onChange, label})
+//       -> {getValue(), setValue(text), focus(), view}
+//   CodeBlanksEditor.fromTextarea(textarea, {filename, label})
+//       -> the same kind of object; the textarea is hidden, kept in sync,
+//          and the object is stored as textarea.cbEditor and parent.cbEditor.
+// Textareas carrying a `data-codeblanks-editor` attribute are upgraded
+// automatically on page load and after every htmx swap (htmx:load).
+
+import { EditorView, minimalSetup } from "codemirror";
+import { Compartment, EditorState } from "@codemirror/state";
+import {
+  crosshairCursor,
+  dropCursor,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+  rectangularSelection,
+} from "@codemirror/view";
+import { indentWithTab } from "@codemirror/commands";
+import { bracketMatching, indentOnInput, indentUnit } from "@codemirror/language";
+import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
+import { python } from "@codemirror/lang-python";
+import { oneDark } from "@codemirror/theme-one-dark";
+
+// ---------------------------------------------------------------- themes
+
+// Layout shared by both colour schemes.  Sizes are in em so the editor
+// follows the page's font size; the outer height is left to the page CSS
+// (set a height or max-height on .cb-editor if a fixed box is wanted).
+const layout = EditorView.theme({
+  "&": {
+    fontSize: "0.95em",
+    border: "1px solid var(--cb-editor-border, #b8bec6)",
+    borderRadius: "4px",
+  },
+  "&.cm-focused": {
+    outline: "2px solid var(--cb-editor-focus, #2563eb)",
+    outlineOffset: "1px",
+  },
+  ".cm-scroller": {
+    fontFamily:
+      'ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace',
+    lineHeight: "1.5",
+    minHeight: "6em",
+  },
+  ".cm-content": { padding: "0.4em 0" },
+});
+
+// Light scheme: CodeMirror's own base colours with a slightly stronger
+// active-line and gutter so the current line is visible on white.
+const light = EditorView.theme(
+  {
+    "&": { backgroundColor: "#ffffff", color: "#1f2328" },
+    ".cm-gutters": {
+      backgroundColor: "#f6f8fa",
+      color: "#6e7781",
+      borderRight: "1px solid #d0d7de",
+    },
+    ".cm-activeLine": { backgroundColor: "#eef4ff" },
+    ".cm-activeLineGutter": { backgroundColor: "#dde7f7", color: "#1f2328" },
+    "&.cm-focused .cm-matchingBracket": { backgroundColor: "#c8e1c8" },
+  },
+  { dark: false },
+);
+
+// Dark scheme: the One Dark theme (colours plus syntax highlighting).
+const dark = [oneDark, EditorView.theme({ "&": { borderColor: "var(--cb-editor-border, #4b5263)" } }, { dark: true })];
+
+const darkQuery =
+  typeof window.matchMedia === "function"
+    ? window.matchMedia("(prefers-color-scheme: dark)")
+    : null;
+
+function schemeExtension() {
+  return darkQuery && darkQuery.matches ? dark : light;
+}
+
+// Every live editor, so one media-query listener can restyle them all
+// when the operating system switches between light and dark.
+const liveEditors = new Set();
+const themeSlot = new Compartment();
+
+function followColourScheme() {
+  const scheme = schemeExtension();
+  for (const view of liveEditors) {
+    if (!view.dom.isConnected) {
+      liveEditors.delete(view);
+      continue;
+    }
+    view.dispatch({ effects: themeSlot.reconfigure(scheme) });
+  }
+}
+
+if (darkQuery) {
+  if (typeof darkQuery.addEventListener === "function") {
+    darkQuery.addEventListener("change", followColourScheme);
+  } else if (typeof darkQuery.addListener === "function") {
+    darkQuery.addListener(followColourScheme); // older Safari
+  }
+}
+
+// ---------------------------------------------------------------- editor
+
+function editorExtensions(label, onChange) {
+  return [
+    // history, undo/redo keys, default keymap, special characters,
+    // drawn selection and fallback syntax highlighting
+    minimalSetup,
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    highlightActiveLine(),
+    dropCursor(),
+    EditorState.allowMultipleSelections.of(true),
+    rectangularSelection(),
+    crosshairCursor(),
+    indentOnInput(),
+    bracketMatching(),
+    closeBrackets(),
+    highlightSelectionMatches(),
+    indentUnit.of("    "),
+    EditorState.tabSize.of(4),
+    // Tab indents.  CodeMirror's own escape hatch applies: pressing Escape
+    // and then Tab (or toggling with Ctrl-M / Shift-Alt-M on macOS) moves
+    // focus out of the editor, so keyboard users are never trapped.
+    keymap.of([...closeBracketsKeymap, ...searchKeymap, indentWithTab]),
+    python(),
+    layout,
+    themeSlot.of(schemeExtension()),
+    EditorView.contentAttributes.of({
+      "aria-label": label,
+      "aria-multiline": "true",
+      spellcheck: "false",
+      autocorrect: "off",
+      autocapitalize: "off",
+    }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged && onChange) {
+        onChange(update.state.doc.toString());
+      }
+    }),
+  ];
+}
+
+function labelFor(filename, label) {
+  if (label) return String(label);
+  if (filename) return "Code editor for " + filename;
+  return "Code editor";
+}
+
+function create(parent, options) {
+  if (!parent || typeof parent.appendChild !== "function") {
+    throw new TypeError("CodeBlanksEditor.create needs a parent element");
+  }
+  const opts = options || {};
+  const onChange = typeof opts.onChange === "function" ? opts.onChange : null;
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: opts.doc == null ? "" : String(opts.doc),
+      extensions: editorExtensions(labelFor(opts.filename, opts.label), onChange),
+    }),
+  });
+  liveEditors.add(view);
+
+  const editor = {
+    view,
+    getValue() {
+      return view.state.doc.toString();
+    },
+    setValue(text) {
+      const value = text == null ? "" : String(text);
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: value },
+        selection: { anchor: 0 },
+      });
+    },
+    focus() {
+      view.focus();
+    },
+  };
+  parent.cbEditor = editor;
+  return editor;
+}
+
+function fromTextarea(textarea, options) {
+  if (!textarea || textarea.tagName !== "TEXTAREA") {
+    throw new TypeError("CodeBlanksEditor.fromTextarea needs a <textarea>");
+  }
+  // Calling twice (for instance after an htmx swap that kept the element)
+  // returns the editor that already exists.
+  if (textarea.cbEditor) return textarea.cbEditor;
+
+  const opts = options || {};
+  const filename = opts.filename || textarea.dataset.filename || "";
+  const label = opts.label || textarea.getAttribute("aria-label") || "";
+
+  const parent = document.createElement("div");
+  parent.className = "cb-editor";
+  if (filename) parent.dataset.filename = filename;
+  textarea.insertAdjacentElement("afterend", parent);
+
+  const editor = create(parent, {
+    doc: textarea.value,
+    filename,
+    label,
+    onChange(text) {
+      textarea.value = text;
+      if (typeof opts.onChange === "function") opts.onChange(text);
+    },
+  });
+
+  // The textarea stays in the form (so a normal submit or hx-include still
+  // posts the code) but is no longer shown or reachable by keyboard.
+  textarea.hidden = true;
+  textarea.style.display = "none";
+  textarea.setAttribute("aria-hidden", "true");
+  textarea.tabIndex = -1;
+  // A visible <label for="..."> should lead to the editor instead.
+  if (textarea.id) {
+    const labels = textarea.labels ? Array.from(textarea.labels) : [];
+    for (const el of labels) {
+      el.addEventListener("click", (event) => {
+        event.preventDefault();
+        editor.focus();
+      });
+    }
+  }
+
+  textarea.cbEditor = editor;
+  return editor;
+}
+
+// ------------------------------------------------------ automatic upgrade
+
+function upgradeWithin(root) {
+  if (!root || typeof root.querySelectorAll !== "function") return;
+  const found = [];
+  if (root.matches && root.matches("textarea[data-codeblanks-editor]")) found.push(root);
+  found.push(...root.querySelectorAll("textarea[data-codeblanks-editor]"));
+  for (const textarea of found) {
+    if (!textarea.cbEditor) fromTextarea(textarea);
+  }
+}
+
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => upgradeWithin(document));
+} else {
+  upgradeWithin(document);
+}
+// htmx 2 fires htmx:load on every element it adds to the page.
+document.addEventListener("htmx:load", (event) => upgradeWithin(event.target));
+
+window.CodeBlanksEditor = { create, fromTextarea, upgradeWithin };
