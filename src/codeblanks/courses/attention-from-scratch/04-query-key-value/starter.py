@@ -1,0 +1,23 @@
+import numpy as np
+
+
+def softmax(z, axis):
+    """Turn scores into weights that sum to 1 along `axis` (shifted by the max, so no overflow)."""
+    shifted = z - np.max(z, axis=axis, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / np.sum(weights, axis=axis, keepdims=True)
+
+
+# Three tokens, four features each: one token per row.
+X = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 0.0, 0.0]])
+# Projections, fixed here as if they had already been learned.
+W_q = np.eye(4)[:, :2]  # a query reads features 0 and 1
+W_k = np.eye(4)[:, 1:3]  # a key reads features 1 and 2
+W_v = np.eye(4)  # a value passes all four features through
+
+# Your code here: compute Q, K and V, the attention weights A
+# (every query against every key, softmax across each row), and Y.
+
+
+print(Q.shape, A.shape, Y.shape)
+print(np.round(A[0], 3))
