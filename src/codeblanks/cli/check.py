@@ -1,0 +1,52 @@
+"""``codeblanks check [PATH ...] [--no-run]``: load the courses, print every problem, then prove
+each loaded lesson in the sandbox (``codeblanks.grading.prove``) and print its problems too."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from codeblanks.cli.console import UsageError, error, plural, problem_line
+from codeblanks.content import load_courses
+from codeblanks.grading import prove
+from codeblanks.sandbox import SandboxUnavailable
+
+
+def add_parser(commands) -> None:
+    parser = commands.add_parser(
+        "check", help="prove lessons: report every problem (exit 1 if any)"
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a course folder or a folder of courses (default: the built-in courses)",
+    )
+    parser.add_argument(
+        "--no-run", action="store_true", help="only the static checks; run nothing in the sandbox"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for path in args.paths:
+        if not Path(path).exists():
+            raise UsageError(f"{path}: no such file or folder")
+    courses, problems = load_courses(args.paths or None)
+    for problem in problems:
+        print(problem_line(problem), flush=True)
+    lessons = [lesson for course in courses for lesson in course.lessons]
+    if not args.no_run:
+        for lesson in lessons:
+            try:
+                found = prove(lesson)
+            except SandboxUnavailable as reason:
+                return error(f"the sandbox cannot run here: {reason}", 3)
+            for problem in found:
+                print(problem_line(problem), flush=True)
+            problems.extend(found)
+    print(
+        f"{plural(len(lessons), 'lesson')} in {plural(len(courses), 'course')}: "
+        f"{plural(len(problems), 'problem')}"
+    )
+    return 1 if problems else 0

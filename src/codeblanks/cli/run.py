@@ -1,0 +1,34 @@
+"""``codeblanks run FILE [--json]``: run any program in the sandbox and show what it printed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from codeblanks.cli.console import error, print_json, read_program
+from codeblanks.sandbox import SandboxUnavailable, get_sandbox
+
+
+def add_parser(commands) -> None:
+    parser = commands.add_parser("run", help="run a program in the sandbox")
+    parser.add_argument("file", metavar="FILE", help="the Python file to run")
+    parser.add_argument("--json", action="store_true", help="print the run result as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    code = read_program(args.file)
+    try:
+        result = get_sandbox().run(code, filename=Path(args.file).name)
+    except SandboxUnavailable as reason:
+        return error(f"the sandbox cannot run here: {reason}", 3)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        sys.stdout.write(result.stdout)
+        sys.stdout.flush()
+        sys.stderr.write(result.stderr)
+        if not result.ok:
+            print(f"codeblanks: {result.verdict} ({result.duration_ms:.0f} ms)", file=sys.stderr)
+    return 0 if result.ok else 1

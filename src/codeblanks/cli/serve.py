@@ -1,0 +1,27 @@
+"""``codeblanks serve [--host] [--port]``: start the web app (Django is imported only here)."""
+
+from __future__ import annotations
+
+import argparse
+
+from codeblanks.cli.console import UsageError
+
+
+def add_parser(commands) -> None:
+    parser = commands.add_parser("serve", help="serve the web app")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port {args.port} is not a port number (1-65535)")
+    try:
+        from codeblanks.web.serve import serve
+    except ModuleNotFoundError as missing:
+        if missing.name not in ("codeblanks.web", "codeblanks.web.serve"):
+            raise
+        raise UsageError("the web app is not installed (codeblanks.web.serve is missing)") from None
+    serve(host=args.host, port=args.port)
+    return 0

@@ -1,0 +1,124 @@
+"""Every problem code the loader can report, what it means and the usual fix.
+
+Codes are stable: once published, a code keeps its meaning (retire a code rather than reuse it).
+docs/authoring.md lists every code here, and tests/content/fixtures/<code>/ holds a broken lesson
+that produces it (both are checked by the tests).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codeblanks.content.problems import Problem
+
+# code: (what is wrong, how to fix it)
+CODES: dict[str, tuple[str, str]] = {
+    # files
+    "content.E001": (
+        "a required file is missing",
+        "create it; docs/authoring.md says what goes in it",
+    ),
+    "content.E002": ("a file is not valid UTF-8 text", "save the file as UTF-8"),
+    "content.E003": ("a file is binary (it contains NUL bytes)", "replace it with a text file"),
+    "content.E004": (
+        "a file name leaves its folder (absolute, `..`, or a link outside)",
+        "use a plain relative path inside the lesson folder",
+    ),
+    "content.E005": ("a TOML file does not parse", "fix the TOML syntax at the given line"),
+    "content.E006": ("a required file is empty", "write the file's content"),
+    # keys and values
+    "content.E010": ("a required key is missing", "add the key"),
+    "content.E011": ("a value has the wrong type", "give the value the type the format asks for"),
+    "content.E012": ("an unknown key (a typo?)", "remove the key or correct its spelling"),
+    "content.E013": ("a text value is empty", "write the text"),
+    # courses
+    "content.E020": (
+        "a course id is not a slug",
+        "use lowercase letters, digits and single hyphens, e.g. `attention-from-scratch`",
+    ),
+    "content.E021": (
+        "the course's levels are not a non-empty list of distinct names",
+        'list distinct names, e.g. levels = ["Beginner", "Expert"]',
+    ),
+    "content.E022": ("two courses have the same id", "give each course its own id"),
+    "content.E023": ("a course has no lessons", "add a lesson folder with a lesson.toml"),
+    "content.E024": (
+        "no course found at a path",
+        "point at a course folder (with course.toml) or a folder of course folders",
+    ),
+    # lessons
+    "content.E030": (
+        "a lesson id is not a slug",
+        "use lowercase letters, digits and single hyphens, e.g. `query-key-value`",
+    ),
+    "content.E031": (
+        "a lesson uuid is not a UUID",
+        'make one with: python -c "import uuid; print(uuid.uuid4())"',
+    ),
+    "content.E032": ("a lesson's level is not one of its course's levels", "use a course level"),
+    "content.E033": (
+        "two lessons have the same id (ids are unique across all courses)",
+        "give each lesson its own id",
+    ),
+    "content.E034": (
+        "two lessons have the same uuid",
+        "give the newer lesson a fresh uuid (never change one learners have used)",
+    ),
+    "content.E035": (
+        "the exercise file name is not a plain `name.py`",
+        'use a plain Python file name, e.g. file = "model.py"',
+    ),
+    # grading settings
+    "content.E040": (
+        "a grading input is not a top-level assignment in starter.py and solution.py",
+        "assign the input at the top level of both files, e.g. `X = np.eye(4)`",
+    ),
+    "content.E041": ("Python code does not parse", "fix the syntax error"),
+    "content.E042": (
+        "a variant sets a name that is not a declared input",
+        "add the name to [grading] inputs or remove it from the variant",
+    ),
+    "content.E043": (
+        "a variant value is not a Python expression",
+        'write an expression, e.g. X = "np.ones((5, 4))"',
+    ),
+    "content.E044": ("a mistake file does not exist", "create the file or correct `file`"),
+    "content.E045": ("two variants have the same name", "give each variant its own name"),
+    "content.E046": ("a number is out of range", "use a finite number in the allowed range"),
+    "content.E047": (
+        "a compared value is never assigned at the top level of solution.py",
+        "assign it in solution.py or remove it from [grading] values",
+    ),
+    # questions
+    "content.E050": ("a question has an unknown kind", 'use kind = "choice", "blank" or "match"'),
+    "content.E051": ("two questions of a lesson have the same id", "give each question its own id"),
+    "content.E052": (
+        "a question id is not a slug",
+        "use lowercase letters, digits and single hyphens",
+    ),
+    "content.E053": (
+        "a choice answer is not one of its options",
+        "make `answer` the exact text of the one correct option",
+    ),
+    "content.E054": ("a choice question repeats an option", "make every option different"),
+    "content.E055": ("a choice question has fewer than two options", "give at least two options"),
+    "content.E056": (
+        "a blank's code does not contain exactly one `____`",
+        "mark the one blank with four underscores: `____`",
+    ),
+    "content.E057": ("a blank's check is unknown", 'use check = "value", "exact" or "regex"'),
+    "content.E058": ("a blank's regex does not compile", "fix the regular expression"),
+    "content.E059": (
+        "a blank's code with the answer filled in is not valid Python",
+        "make `code` with `answer` in place of `____` a valid line",
+    ),
+    "content.E060": ("a match question has fewer than two pairs", "give at least two pairs"),
+    "content.E061": ("a match question repeats a term", "make every term different"),
+    "content.E062": ("a match question repeats a meaning", "make every meaning different"),
+}
+
+
+def problem(code: str, path: Path, line: int | None, message: str, fix: str | None = None):
+    """A ``Problem`` with ``code``'s usual fix unless ``fix`` is given. Unknown codes are a bug."""
+    meaning, default_fix = CODES[code]
+    return Problem(code, path, line, message or meaning, default_fix if fix is None else fix)

@@ -1,0 +1,242 @@
+"""One lesson folder → a ``Lesson``, or None with every problem found in it.
+
+The folder's files (docs/authoring.md): lesson.toml, explanation.md, task.md, starter.py,
+solution.py, expected.txt, questions.toml and the mistake files lesson.toml names.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+from codeblanks.content.codes import problem
+from codeblanks.content.fields import Table
+from codeblanks.content.files import folder_version, inside, read_text, read_toml
+from codeblanks.content.model import Exercise, GradingSpec, Lesson, Limits, Mistake, Variant
+from codeblanks.content.problems import Problem
+from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
+from codeblanks.content.questions import read_questions
+from codeblanks.content.tomlpos import Locator
+
+LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "exercise", "grading"}
+EXERCISE_KEYS = {"file"}
+GRADING_KEYS = {
+    "inputs",
+    "values",
+    "rtol",
+    "atol",
+    "wall_s",
+    "cpu_s",
+    "memory_mb",
+    "output_bytes",
+    "variants",
+    "mistakes",
+}
+MISTAKE_KEYS = {"file", "message"}
+DEFAULT_FILENAME = "main.py"
+_FILENAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.py$")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def read_lesson(
+    folder: Path, *, course_id: str, levels: tuple[str, ...], problems: list[Problem]
+) -> Lesson | None:
+    """The lesson in ``folder``, or None when it has any problem (all of them are added)."""
+    before = len(problems)
+    parsed = read_toml(folder, "lesson.toml", problems)
+    explanation = read_text(folder, "explanation.md", problems)
+    task = read_text(folder, "task.md", problems)
+    starter = read_text(folder, "starter.py", problems)
+    solution = read_text(folder, "solution.py", problems)
+    expected = read_text(folder, "expected.txt", problems)
+    questions = None
+    parsed_questions = read_toml(folder, "questions.toml", problems)
+    if parsed_questions is not None:
+        data, text = parsed_questions
+        questions = read_questions(data, text, folder / "questions.toml", problems)
+
+    trees = {}
+    for name, source in (("starter.py", starter), ("solution.py", solution)):
+        if source is None:
+            continue
+        tree, reason, line = parse(source)
+        if tree is None:
+            problems.append(problem("content.E041", folder / name, line, f"{name}: {reason}"))
+        else:
+            trees[name] = tree
+
+    if parsed is None:
+        return None
+    data, text = parsed
+    root = Table(data, path=folder / "lesson.toml", locator=Locator(text), problems=problems)
+    root.unknown(LESSON_KEYS)
+    lesson_id = root.slug("id", "content.E030")
+    lesson_uuid = root.text("uuid")
+    if lesson_uuid and not _is_uuid(lesson_uuid):
+        root.report("content.E031", "uuid", f"uuid {lesson_uuid!r} is not a UUID")
+    title = root.text("title")
+    summary = root.text("summary")
+    level = root.text("level")
+    if level and levels and level not in levels:  # no levels: course.toml is broken
+        root.report(
+            "content.E032",
+            "level",
+            f"level {level!r} is not one of the course's levels: {', '.join(levels)}",
+        )
+
+    exercise = root.table("exercise")
+    exercise.unknown(EXERCISE_KEYS)
+    filename = exercise.text("file", required=False, default=DEFAULT_FILENAME)
+    if not _FILENAME.fullmatch(filename):
+        exercise.report(
+            "content.E035", "file", f"exercise file {filename!r} is not a plain name.py"
+        )
+
+    grading = _read_grading(root.table("grading"), folder, trees, problems)
+
+    texts = (explanation, task, starter, solution, expected)
+    if len(problems) != before or grading is None or questions is None or None in texts:
+        return None
+    return Lesson(
+        id=lesson_id,
+        uuid=lesson_uuid.lower(),
+        title=title,
+        summary=summary,
+        level=level,
+        course_id=course_id,
+        path=folder,
+        explanation_md=explanation,
+        exercise=Exercise(
+            task_md=task,
+            filename=filename,
+            starter=starter,
+            solution=solution,
+            expected_output=expected,
+            grading=grading,
+        ),
+        questions=questions,
+        version=folder_version(folder),
+    )
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        return str(uuid.UUID(text)) == text.lower()
+    except ValueError:
+        return False
+
+
+def _read_grading(
+    table: Table, folder: Path, trees: dict, problems: list[Problem]
+) -> GradingSpec | None:
+    """The grading settings; None if any problem was found in them."""
+    before = len(problems)
+    table.unknown(GRADING_KEYS)
+    inputs = table.texts("inputs")
+    values = table.texts("values")
+    for name in inputs:
+        missing = [
+            file
+            for file in ("starter.py", "solution.py")
+            if file in trees and name not in assigned_inputs(trees[file])
+        ]
+        if not _IDENTIFIER.fullmatch(name):
+            table.report("content.E040", "inputs", f"input {name!r} is not a Python name")
+        elif missing:
+            table.report(
+                "content.E040",
+                "inputs",
+                f"input {name!r} is not a top-level `{name} = ...` in {' and '.join(missing)}",
+            )
+    if "solution.py" in trees:
+        bound = top_level_names(trees["solution.py"])
+        for name in values:
+            if name not in bound:
+                table.report(
+                    "content.E047", "values", f"value {name!r} is never assigned in solution.py"
+                )
+    rtol = table.number("rtol", default=0.0, minimum=0.0)
+    atol = table.number("atol", default=0.0, minimum=0.0)
+    limits = Limits(
+        wall_s=table.number("wall_s", default=None, minimum=0.0, above=True),
+        cpu_s=table.number("cpu_s", default=None, minimum=0.0, above=True),
+        memory_mb=table.integer("memory_mb", minimum=1),
+        output_bytes=table.integer("output_bytes", minimum=1),
+    )
+    variants = _read_variants(table, set(inputs))
+    mistakes = _read_mistakes(table, folder, problems)
+    if len(problems) != before:
+        return None
+    return GradingSpec(
+        inputs=inputs,
+        variants=variants,
+        rtol=rtol or 0.0,
+        atol=atol or 0.0,
+        values=values,
+        mistakes=mistakes,
+        limits=limits,
+    )
+
+
+def _read_variants(grading: Table, inputs: set[str]) -> tuple[Variant, ...]:
+    variants = []
+    names: dict[str, int] = {}
+    for index, raw in enumerate(grading.tables("variants")):
+        table = grading.child("variants", index, raw, f"variant {index + 1}")
+        name = table.text("name")
+        if name in names:
+            table.report(
+                "content.E045", "name", f"variant name {name!r} is used twice", "rename one"
+            )
+        names.setdefault(name, index)
+        values = {}
+        for key, expression in table.data.items():
+            if key == "name":
+                continue
+            if key not in inputs:
+                table.report(
+                    "content.E042",
+                    key,
+                    f"variant {name or index + 1!r} sets {key!r}, which is not a declared input",
+                )
+                continue
+            if not isinstance(expression, str):
+                table.report(
+                    "content.E011",
+                    key,
+                    f"variant value `{key}` must be a string holding a Python expression",
+                    f'write {key} = "..." with the expression in quotes',
+                )
+                continue
+            tree, reason, _line = parse(expression, mode="eval")
+            if tree is None:
+                table.report(
+                    "content.E043", key, f"variant value `{key}` = {expression!r}: {reason}"
+                )
+                continue
+            values[key] = expression
+        variants.append(Variant(name, values))
+    return tuple(variants)
+
+
+def _read_mistakes(grading: Table, folder: Path, problems: list[Problem]) -> tuple[Mistake, ...]:
+    mistakes = []
+    for index, raw in enumerate(grading.tables("mistakes")):
+        table = grading.child("mistakes", index, raw, f"mistake {index + 1}")
+        table.unknown(MISTAKE_KEYS)
+        file = table.text("file")
+        message = table.text("message")
+        if not file:
+            continue
+        path = inside(folder, file)
+        if path is None:
+            table.report("content.E004", "file", f"mistake file {file!r} leaves the lesson folder")
+            continue
+        if not path.exists():
+            table.report("content.E044", "file", f"mistake file {file!r} does not exist")
+            continue
+        code = read_text(folder, file, problems)
+        if code is not None:
+            mistakes.append(Mistake(path, code, message))
+    return tuple(mistakes)

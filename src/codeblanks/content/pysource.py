@@ -1,0 +1,72 @@
+"""Static facts about a lesson's Python code, read with ``ast`` (never run here)."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+
+def parse(source: str, mode: str = "exec") -> tuple[ast.AST | None, str, int | None]:
+    """``(tree, "", None)``, or ``(None, reason, line)`` when ``source`` does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. SyntaxWarning for invalid escapes
+            return ast.parse(source, mode=mode), "", None
+    except SyntaxError as error:
+        return None, error.msg or "invalid syntax", error.lineno
+    except (ValueError, RecursionError, MemoryError) as error:
+        return None, type(error).__name__, None
+
+
+def _bound(node: ast.AST, names: set[str]) -> None:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            names.add(sub.id)
+
+
+def top_level_names(tree: ast.Module) -> set[str]:
+    """Every name bound in the module's own scope: assignments, loop and ``with`` targets,
+    imports, function and class names (including inside top-level ``if``/``for``/``try``)."""
+    names: set[str] = set()
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(stmt.name)
+            continue
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            for alias in stmt.names:
+                names.add((alias.asname or alias.name).split(".", 1)[0])
+            continue
+        for field_name, value in ast.iter_fields(stmt):
+            if field_name in ("body", "orelse", "finalbody", "handlers", "cases"):
+                for item in value:
+                    if isinstance(item, ast.stmt):
+                        stack.append(item)
+                    else:  # except handlers and match cases hold statements one level down
+                        stack.extend(getattr(item, "body", []))
+                        if getattr(item, "name", None):
+                            names.add(item.name)
+            elif isinstance(value, ast.AST):
+                _bound(value, names)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        _bound(item, names)
+    return names
+
+
+def assigned_inputs(tree: ast.Module) -> set[str]:
+    """Names given a value by a plain top-level statement ``NAME = ...`` or ``NAME: T = ...``:
+    the only form a grading input may take, so that the grader can replace it."""
+    names: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        elif (
+            isinstance(stmt, ast.AnnAssign)
+            and stmt.value is not None
+            and isinstance(stmt.target, ast.Name)
+        ):
+            names.add(stmt.target.id)
+    return names

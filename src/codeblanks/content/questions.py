@@ -1,0 +1,154 @@
+"""questions.toml → questions: every ``[[question]]`` is read and checked on its own, so one bad
+question reports its problems without hiding the others'."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from codeblanks.content.fields import Table
+from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
+from codeblanks.content.problems import Problem
+from codeblanks.content.pysource import parse
+from codeblanks.content.tomlpos import Locator
+
+BLANK = "____"
+CHECKS = ("value", "exact", "regex")
+_COMMON = {"kind", "id", "prompt", "explanation"}
+KEYS = {
+    "choice": _COMMON | {"options", "answer"},
+    "blank": _COMMON | {"code", "answer", "check", "accept", "setup"},
+    "match": _COMMON | {"pairs"},
+}
+
+
+def read_questions(
+    data: dict[str, Any], text: str, path: Path, problems: list[Problem]
+) -> tuple[Question, ...] | None:
+    """The questions of a parsed questions.toml, or None if any of them has a problem."""
+    before = len(problems)
+    root = Table(data, path=path, locator=Locator(text), problems=problems)
+    root.unknown({"question"})
+    questions: list[Question] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(root.tables("question")):
+        table = root.child("question", index, raw, f"question {index + 1}")
+        question = _read_one(table)
+        qid = question.id if question else table.data.get("id")
+        if isinstance(qid, str) and qid:
+            if qid in seen:
+                table.report(
+                    "content.E051",
+                    "id",
+                    f"question id {qid!r} is used twice (first in question {seen[qid] + 1})",
+                )
+            else:
+                seen[qid] = index
+        if question is not None:
+            questions.append(question)
+    return tuple(questions) if len(problems) == before else None
+
+
+def _read_one(table: Table) -> Question | None:
+    kind = table.data.get("kind")
+    if "kind" not in table.data:
+        table.text("kind")  # reports the missing key
+        return None
+    if not isinstance(kind, str) or kind not in KEYS:
+        table.report(
+            "content.E050", "kind", f"{table.label} has kind {kind!r}, not choice, blank or match"
+        )
+        return None
+    table.label = f"{table.label} ({kind})"
+    table.unknown(KEYS[kind])
+    qid = table.slug("id", "content.E052")
+    prompt = table.text("prompt")
+    explanation = table.text("explanation")
+    if kind == "choice":
+        return _choice(table, qid, prompt, explanation)
+    if kind == "blank":
+        return _blank(table, qid, prompt, explanation)
+    return _match(table, qid, prompt, explanation)
+
+
+def _choice(table: Table, qid: str, prompt: str, explanation: str) -> ChoiceQuestion | None:
+    options = table.texts("options", required=True)
+    answer = table.text("answer")
+    raw = table.data.get("options")
+    if isinstance(raw, list) and all(isinstance(o, str) for o in raw) and len(raw) < 2:
+        table.report("content.E055", "options", f"{table.label} has {len(raw)} option(s)")
+    repeated = sorted({option for option in options if options.count(option) > 1})
+    if repeated:
+        table.report("content.E054", "options", f"{table.label} repeats {repeated[0]!r}")
+    if answer and options and answer not in options:
+        table.report(
+            "content.E053", "answer", f"{table.label} answer {answer!r} is not one of its options"
+        )
+        return None
+    if not (answer and len(options) >= 2):
+        return None
+    return ChoiceQuestion(qid, prompt, options, options.index(answer), explanation)
+
+
+def _blank(table: Table, qid: str, prompt: str, explanation: str) -> BlankQuestion | None:
+    code = table.text("code")
+    answer = table.text("answer")
+    check = table.text("check", required=False, default="value")
+    accept = table.texts("accept")
+    setup = table.text("setup", required=False, nonempty=False)
+    if code and code.count(BLANK) != 1:
+        table.report(
+            "content.E056", "code", f"{table.label} code has {code.count(BLANK)} blanks, not one"
+        )
+    if check not in CHECKS:
+        table.report("content.E057", "check", f"{table.label} check {check!r} is unknown")
+    elif check == "regex" and answer:
+        try:
+            re.compile(answer)
+        except (re.error, RecursionError, OverflowError, ValueError) as error:
+            table.report("content.E058", "answer", f"{table.label} answer regex: {error}")
+    elif check == "value" and answer and code.count(BLANK) == 1:
+        _tree, reason, _line = parse(code.replace(BLANK, answer))
+        if reason:
+            table.report("content.E059", "answer", f"{table.label} code with the answer: {reason}")
+    if setup.strip():
+        _tree, reason, line = parse(setup)
+        if reason:
+            at = f" (line {line} of setup)" if line else ""
+            table.report("content.E041", "setup", f"{table.label} setup: {reason}{at}")
+    return BlankQuestion(qid, prompt, code, answer, explanation, check, accept, setup)
+
+
+def _match(table: Table, qid: str, prompt: str, explanation: str) -> MatchQuestion | None:
+    raw = table.data.get("pairs")
+    if raw is None:
+        table.text("pairs")  # reports the missing key
+        return None
+    pair_like = isinstance(raw, list) and all(
+        isinstance(pair, list) and len(pair) == 2 and all(isinstance(side, str) for side in pair)
+        for pair in raw
+    )
+    if not pair_like:
+        table.report(
+            "content.E011",
+            "pairs",
+            f"{table.label} pairs must be a list of [term, meaning] pairs of strings",
+            'write pairs = [["term", "meaning"], ...]',
+        )
+        return None
+    pairs = tuple((term, meaning) for term, meaning in raw)
+    if any(not term.strip() or not meaning.strip() for term, meaning in pairs):
+        table.report("content.E013", "pairs", f"{table.label} has a pair with an empty side")
+    if len(pairs) < 2:
+        table.report("content.E060", "pairs", f"{table.label} has {len(pairs)} pair(s)")
+    terms = [term for term, _ in pairs]
+    meanings = [meaning for _, meaning in pairs]
+    for sides, code, what in (
+        (terms, "content.E061", "term"),
+        (meanings, "content.E062", "meaning"),
+    ):
+        repeated = sorted({side for side in sides if sides.count(side) > 1})
+        if repeated:
+            table.report(code, "pairs", f"{table.label} repeats the {what} {repeated[0]!r}")
+    return MatchQuestion(qid, prompt, pairs, explanation)

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codeblanks.content import catalog
+
+FIXTURES = Path(__file__).parents[1] / "content" / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def fresh_catalog():
+    """Each test sees the courses as its environment says (CODEBLANKS_COURSES)."""
+    catalog.cache_clear()
+    yield
+    catalog.cache_clear()
+
+
+@pytest.fixture
+def tiny(tmp_path: Path, monkeypatch) -> Path:
+    """A copy of the valid tiny course (lesson `sum-two`), loaded beside the built-in ones."""
+    course = Path(shutil.copytree(FIXTURES / "valid", tmp_path / "tiny"))
+    monkeypatch.setenv("CODEBLANKS_COURSES", str(course))
+    return course

@@ -1,0 +1,88 @@
+"""``run`` and ``grade`` through the real sandbox (whatever ``get_sandbox`` returns)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codeblanks.cli.main import main
+from codeblanks.content import catalog
+
+
+@pytest.fixture
+def qkv() -> Path:
+    lesson = catalog().lesson("query-key-value")
+    assert lesson is not None, "the built-in lesson query-key-value does not load"
+    return lesson.path
+
+
+def write(tmp_path: Path, name: str, code: str) -> str:
+    path = tmp_path / name
+    path.write_text(code)
+    return str(path)
+
+
+def test_run_prints_the_programs_output(tmp_path, capsys):
+    assert main(["run", write(tmp_path, "hi.py", "print('hello', 6 * 7)\n")]) == 0
+    assert capsys.readouterr().out == "hello 42\n"
+
+
+def test_run_json_reports_a_failing_program(tmp_path, capsys):
+    code = "import sys\nprint('partial')\nsys.exit(3)\n"
+    assert main(["run", "--json", write(tmp_path, "fail.py", code)]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["verdict"] == "error" and result["stdout"] == "partial\n"
+    assert {"stderr", "duration_ms"} <= set(result)
+
+
+def test_run_missing_file_exits_2(tmp_path, capsys):
+    assert main(["run", str(tmp_path / "absent.py")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_grade_solution_is_correct(qkv, capsys):
+    assert main(["grade", "query-key-value", str(qkv / "solution.py"), "--json"]) == 0
+    grade = json.loads(capsys.readouterr().out)
+    assert grade["verdict"] == "correct"
+    assert grade["stdout"] == grade["expected"]
+    assert grade["feedback"] == []
+
+
+def test_grade_starter_is_not_correct(qkv, capsys):
+    assert main(["grade", "query-key-value", str(qkv / "starter.py"), "--json"]) == 1
+    grade = json.loads(capsys.readouterr().out)
+    assert grade["verdict"] != "correct" and grade["feedback"]
+
+
+def test_grade_human_output_shows_verdict_feedback_and_diff(tiny, tmp_path, capsys):
+    wrong = write(tmp_path, "main.py", "a = 2\nb = 3\ntotal = a * b\nprint(total)\n")
+    assert main(["grade", "sum-two", wrong]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("incorrect")
+    assert "  - " in out  # feedback
+    assert "-5" in out and "+6" in out  # the diff
+
+
+def test_grade_unknown_lesson_names_close_ids(qkv, capsys):
+    assert main(["grade", "query-key-valu", str(qkv / "solution.py")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown lesson 'query-key-valu'" in err and "query-key-value" in err
+
+
+def test_grade_missing_file_exits_2(capsys):
+    assert main(["grade", "query-key-value", "/no/such/file.py"]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_a_machine_that_cannot_isolate_exits_3(tmp_path, monkeypatch, capsys):
+    from codeblanks.cli import run as run_command
+    from codeblanks.sandbox import SandboxUnavailable
+
+    def unavailable():
+        raise SandboxUnavailable("no user namespaces here")
+
+    monkeypatch.setattr(run_command, "get_sandbox", unavailable)
+    assert main(["run", write(tmp_path, "hi.py", "print(1)\n")]) == 3
+    assert "no user namespaces here" in capsys.readouterr().err

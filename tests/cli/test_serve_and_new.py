@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import shutil
+import sys
+import types
+from pathlib import Path
+
+from codeblanks.cli.main import main
+from codeblanks.content import load_courses
+
+FIXTURES = Path(__file__).parents[1] / "content" / "fixtures"
+
+
+def test_serve_calls_the_web_app_with_host_and_port(monkeypatch):
+    calls = []
+    fake = types.ModuleType("codeblanks.web.serve")
+    fake.serve = lambda **kwargs: calls.append(kwargs)
+    monkeypatch.setitem(sys.modules, "codeblanks.web.serve", fake)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    assert main(["serve"]) == 0
+    assert calls == [{"host": "0.0.0.0", "port": 8123}, {"host": "127.0.0.1", "port": 8000}]
+
+
+def test_serve_rejects_a_bad_port(capsys):
+    assert main(["serve", "--port", "70000"]) == 2
+    assert main(["serve", "--port", "eighty"]) == 2
+
+
+def _course(tmp_path: Path) -> Path:
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(FIXTURES / "valid" / "course.toml", course)
+    return course
+
+
+def test_new_lesson_scaffold_passes_check(tmp_path, capsys):
+    course = _course(tmp_path)
+    args = ["new", "lesson", str(course / "01-first"), "--id", "first-steps"]
+    assert main([*args, "--title", 'My "first" lesson', "--level", "Beginner"]) == 0
+    (loaded,), problems = load_courses([course])
+    assert problems == []
+    (lesson,) = loaded.lessons
+    assert (lesson.id, lesson.title, lesson.level) == (
+        "first-steps",
+        'My "first" lesson',
+        "Beginner",
+    )
+    assert len(lesson.uuid) == 36
+    assert main(["check", str(course)]) == 0, capsys.readouterr().out
+
+
+def test_new_lesson_refuses_bad_input(tmp_path, capsys):
+    course = _course(tmp_path)
+    base = ["new", "lesson", str(course / "02-x"), "--title", "T"]
+    assert main([*base, "--id", "Bad Id", "--level", "Beginner"]) == 2
+    assert main([*base, "--id", "good-id", "--level", "Wizard"]) == 2
+    outside = ["new", "lesson", str(tmp_path / "nowhere" / "x"), "--title", "T", "--id", "x"]
+    assert main([*outside, "--level", "Beginner"]) == 2
+    assert not (course / "02-x").exists()
+    err = capsys.readouterr().err
+    assert "not a slug" in err and "Wizard" in err and "no course.toml" in err

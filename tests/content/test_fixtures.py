@@ -1,0 +1,42 @@
+"""Every problem code has a broken-lesson fixture that reports exactly that problem, in the right
+file and on the right line."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from codeblanks.content import load_courses
+from codeblanks.content.codes import CODES
+
+FIXTURES = Path(__file__).parent / "fixtures"
+BROKEN = sorted(p for p in FIXTURES.iterdir() if p.name.startswith("content."))
+
+
+def test_every_code_has_a_fixture_and_every_fixture_a_code():
+    assert sorted(p.name for p in BROKEN) == sorted(CODES)
+
+
+def test_the_valid_fixture_loads_without_problems():
+    courses, problems = load_courses([FIXTURES / "valid"])
+    assert problems == []
+    assert [lesson.id for course in courses for lesson in course.lessons] == ["sum-two"]
+
+
+@pytest.mark.parametrize("folder", BROKEN, ids=lambda p: p.name)
+def test_fixture_reports_exactly_its_code(folder: Path):
+    expect = tomllib.loads((folder / "expect.toml").read_text())
+    courses, problems = load_courses([folder])
+    assert [p.code for p in problems] == [expect["code"]], "\n".join(map(str, problems))
+    (found,) = problems
+    assert found.path.resolve() == (folder / expect["file"]).resolve()
+    assert found.line == expect.get("line")
+    assert found.message and found.fix
+    # the broken lesson is left out; nothing else is
+    assert all(
+        lesson.id != "sum-two" or course.path.name == "a"
+        for course in courses
+        for lesson in course.lessons
+    )
