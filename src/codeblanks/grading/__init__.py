@@ -1,10 +1,22 @@
 """Grading: a learner's program and a lesson in, a verdict with reasons out.
 
-    from codeblanks.grading import grade, agrade, Grade
-    g = grade(lesson, code)            # -> Grade; g.to_json() is what `grade --json` and the API print
+from codeblanks.grading import grade, agrade, Grade
+g = grade(lesson, code)            # -> Grade; g.to_json() is what the CLI and the API print
+v = check_blank(lesson, question, "K.T")   # -> BlankVerdict
+problems = prove(lesson)           # the runtime half of `codeblanks check`
 """
 
+from codeblanks.grading.blanks import BlankVerdict, acheck_blank, check_blank
 from codeblanks.grading.grade import Grade, agrade, grade
-from codeblanks.grading.prove import prove
+from codeblanks.grading.prove import aprove, prove
 
-__all__ = ["Grade", "agrade", "grade", "prove"]
+__all__ = [
+    "BlankVerdict",
+    "Grade",
+    "acheck_blank",
+    "agrade",
+    "aprove",
+    "check_blank",
+    "grade",
+    "prove",
+]

@@ -1,27 +1,52 @@
-"""TEMPORARY: exact comparison of the visible case only. The grading issue replaces the insides;
-the interface (``grade``, ``agrade``, ``Grade``) stays."""
+"""Grading an exercise: the learner's program runs on the visible case and on every hidden
+variant at once; its output and named values are compared with the solution's (cached per lesson
+version); the first case that fails decides the verdict and the feedback says why.
+
+A learner's mistake is always a ``Grade`` value, never an exception.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import asyncio
+import concurrent.futures
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from codeblanks.content.model import Lesson
-from codeblanks.sandbox import RunLimits, RunResult, get_sandbox
+from codeblanks.grading.cases import VISIBLE, cases_for, describe
+from codeblanks.grading.compare import compare_output, line_diff, normalise
+from codeblanks.grading.mistakes import matching_mistake
+from codeblanks.grading.reference import (
+    PLATFORM_FAILURES,
+    Reference,
+    areference,
+    limits_for,
+    run_cases,
+)
+from codeblanks.grading.tracebacks import friendly, matmul_operands
+from codeblanks.grading.values import compare_values
+from codeblanks.sandbox import RunResult, get_sandbox
+from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, TIMEOUT
 
 CORRECT = "correct"
 INCORRECT = "incorrect"
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Grade:
     verdict: str  # correct | incorrect | a run failure verdict (error, timeout, ...)
-    stdout: str
-    stderr: str
-    expected: str
-    feedback: tuple[str, ...] = ()
+    stdout: str  # of the visible case
+    stderr: str  # of the visible case; a traceback shows the learner's frames only
+    expected: str  # of the visible case
+    feedback: tuple[str, ...] = ()  # messages for the learner, most useful first
     case: str | None = None  # which case failed: "visible" or a variant's name
-    duration_ms: float = 0.0
+    duration_ms: float = 0.0  # of the visible run
+    diff: tuple[str, ...] = ()  # expected -> learner's output on the failing case (unified)
+    line: int | None = None  # the learner's line an error points at
+    cases: tuple[str, ...] = ()  # every case the program was run on
 
     @property
     def correct(self) -> bool:
@@ -36,31 +61,201 @@ class Grade:
             "feedback": list(self.feedback),
             "case": self.case,
             "duration_ms": round(self.duration_ms, 3),
+            "diff": list(self.diff),
+            "line": self.line,
+            "cases": list(self.cases),
         }
 
 
-def _normalise(text: str) -> str:
-    return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").split("\n")).strip("\n")
-
-
-def _judge(lesson: Lesson, run: RunResult) -> Grade:
-    expected = lesson.exercise.expected_output
-    if not run.ok:
-        return Grade(run.verdict, run.stdout, run.stderr, expected, ("The program failed.",),
-                     "visible", run.duration_ms)
-    if _normalise(run.stdout) == _normalise(expected):
-        return Grade(CORRECT, run.stdout, run.stderr, expected, (), None, run.duration_ms)
-    return Grade(INCORRECT, run.stdout, run.stderr, expected,
-                 ("The output differs from the expected output.",), "visible", run.duration_ms)
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Drive ``coro`` to the end from synchronous code, even when this thread runs a loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def grade(lesson: Lesson, code: str, sandbox=None) -> Grade:
-    sandbox = sandbox or get_sandbox()
-    run = sandbox.run(code, filename=lesson.exercise.filename, limits=RunLimits())
-    return _judge(lesson, run)
+    return run_sync(agrade(lesson, code, sandbox))
 
 
 async def agrade(lesson: Lesson, code: str, sandbox=None) -> Grade:
     sandbox = sandbox or get_sandbox()
-    run = await sandbox.arun(code, filename=lesson.exercise.filename, limits=RunLimits())
-    return _judge(lesson, run)
+    results = await agrade_runs(lesson, code, sandbox)
+    return judge(lesson, code, *results)
+
+
+async def agrade_runs(
+    lesson: Lesson,
+    code: str,
+    sandbox,
+    gate: asyncio.Semaphore | None = None,
+    patient: bool = False,
+) -> tuple[dict[str, RunResult], Reference, str | None]:
+    """The learner's runs on every case and the reference, fetched together."""
+    cases, missing = cases_for(lesson, code)
+    values = lesson.exercise.grading.values
+    runs, ref = await asyncio.gather(
+        run_cases(sandbox, lesson, cases, values, gate=gate, patient=patient),
+        areference(lesson, sandbox, gate),
+    )
+    failed = [c for c in cases if runs[c.name].verdict == ERROR and "matmul" in runs[c.name].stderr]
+    extra = tuple(sorted(matmul_operands(code))) if failed else ()
+    if extra:
+        # Rare and worth it: run those cases again, keeping the operands of `@`, so the error
+        # can show both shapes. Capturing them on every run would slow every grade.
+        again = await run_cases(sandbox, lesson, failed, values + extra, gate=gate, patient=patient)
+        runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
+    return runs, ref, missing.message() if missing else None
+
+
+def _failure_message(run: RunResult, lesson: Lesson) -> str:
+    limits = limits_for(lesson)
+    if run.verdict == TIMEOUT:
+        return (
+            f"Your program ran out of time (the limit is {limits.wall_s:g} s): "
+            "is there a loop that never ends?"
+        )
+    if run.verdict == MEMORY_LIMIT:
+        return (
+            f"Your program used more than {limits.memory_mb} MB of memory: "
+            "is an array far larger than it needs to be?"
+        )
+    if run.verdict == OUTPUT_LIMIT:
+        return "Your program printed far too much; print only what the task asks for."
+    if run.verdict in PLATFORM_FAILURES:
+        return (
+            "The sandbox could not run your program just now; nothing is wrong with it. "
+            "Please try again."
+        )
+    return "Your program stopped with an error."
+
+
+def judge(
+    lesson: Lesson,
+    code: str,
+    runs: dict[str, RunResult],
+    ref: Reference,
+    missing: str | None,
+) -> Grade:
+    spec = lesson.exercise.grading
+    ex = lesson.exercise
+    vis = runs[VISIBLE]
+    names = tuple(runs)
+    variants = {v.name: v for v in spec.variants}
+
+    def result(verdict, case, feedback, diff=(), line=None, stderr=None) -> Grade:
+        return Grade(
+            verdict,
+            vis.stdout,
+            vis.stderr if stderr is None else stderr,
+            ex.expected_output,
+            tuple(feedback),
+            case,
+            vis.duration_ms,
+            tuple(diff),
+            line,
+            names,
+        )
+
+    # The platform failed somewhere: say so and judge nothing.
+    for name, run in runs.items():
+        if run.verdict in PLATFORM_FAILURES:
+            return result(run.verdict, name, [_failure_message(run, lesson)])
+    if (failed := ref.platform_failure) is not None:
+        return result(failed.verdict, None, [_failure_message(failed, lesson)])
+
+    def case_intro(name: str) -> str:
+        v = variants.get(name)
+        data = f" ({describe(v)})" if v else ""
+        return (
+            f"Your program gives the expected result on the visible data, but not on the hidden "
+            f"case “{name}”{data}."
+        )
+
+    def failed_run(name: str, run: RunResult) -> Grade:
+        feedback = [] if name == VISIBLE else [case_intro(name)]
+        feedback.append(_failure_message(run, lesson))
+        line, stderr = None, None
+        if run.stderr:
+            err = friendly(run.stderr, code, ex.filename, run.values)
+            feedback += list(err.explanation)
+            line = err.line
+            if name == VISIBLE:
+                stderr = err.text
+            elif err.error_type:
+                last = f"{err.error_type}: {err.message}" if err.message else err.error_type
+                feedback.append(last)
+        return incorrect_with_mistake(run.verdict, name, feedback, line=line, stderr=stderr)
+
+    def incorrect_with_mistake(verdict, name, feedback, diff=(), line=None, stderr=None) -> Grade:
+        valid = {n for n, r in ref.solution.items() if r.ok}
+        mistake = matching_mistake(lesson, runs, ref.mistakes, valid)
+        if mistake is not None:
+            feedback = [mistake.message, *feedback]
+        elif verdict == INCORRECT and (constant := _constant_output(runs, ref)):
+            feedback = [
+                f"{constant}: it has to be computed from the given inputs ("
+                + ", ".join(f"`{n}`" for n in spec.inputs)
+                + "), not known in advance.",
+                *feedback,
+            ]
+        return result(verdict, name, feedback, diff, line, stderr)
+
+    # The visible case: its output, then its values.
+    if not vis.ok:
+        return failed_run(VISIBLE, vis)
+    match = compare_output(vis.stdout, ref.expected[VISIBLE], spec.rtol, spec.atol)
+    sol_vis = ref.solution.get(VISIBLE)
+    problems = []
+    if spec.values and sol_vis is not None and sol_vis.ok:
+        problems = compare_values(vis.values, sol_vis.values, spec.values, spec.rtol, spec.atol)
+    if not match.equal:
+        diff = line_diff(vis.stdout, ref.expected[VISIBLE])
+        return incorrect_with_mistake(INCORRECT, VISIBLE, [match.reason, *problems], diff)
+    if problems:
+        return incorrect_with_mistake(INCORRECT, VISIBLE, problems)
+    if missing:
+        return result(INCORRECT, VISIBLE, [missing])
+
+    # The hidden variants, in the lesson's order.
+    for name in names:
+        if name == VISIBLE:
+            continue
+        run, sol = runs[name], ref.solution.get(name)
+        if sol is None or not sol.ok:
+            continue  # the solution fails here: the lesson's problem (`codeblanks check`)
+        if not run.ok:
+            return failed_run(name, run)
+        match = compare_output(run.stdout, sol.stdout, spec.rtol, spec.atol)
+        problems = compare_values(run.values, sol.values, spec.values, spec.rtol, spec.atol)
+        if not match.equal:
+            diff = line_diff(run.stdout, sol.stdout)
+            feedback = [case_intro(name), match.reason, *problems]
+            return incorrect_with_mistake(INCORRECT, name, feedback, diff)
+        if problems:
+            return incorrect_with_mistake(INCORRECT, name, [case_intro(name), *problems])
+    return result(CORRECT, None, [])
+
+
+def _constant_output(runs: dict[str, RunResult], ref: Reference) -> str | None:
+    """A message when the learner's output (or one of its lines) stays the same on every case
+    while the solution's changes with the data: printed, not computed."""
+    if len(runs) < 2 or not all(r.ok for r in runs.values()):
+        return None
+    names = [n for n in runs if n in ref.expected]
+    mine = [normalise(runs[n].stdout).split("\n") for n in names]
+    theirs = [normalise(ref.expected[n]).split("\n") for n in names]
+    if len({tuple(m) for m in mine}) == 1 and len({tuple(t) for t in theirs}) > 1:
+        return "Your program prints the same thing whatever the data"
+    for i, line in enumerate(mine[0]):
+        if not line.strip() or any(len(m) <= i or m[i] != line for m in mine):
+            continue
+        column = {t[i] if len(t) > i else None for t in theirs}
+        if len(column) > 1:
+            return (
+                f"Line {i + 1} of your output (`{line.strip()}`) stays the same whatever the data"
+            )
+    return None

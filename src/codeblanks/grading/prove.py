@@ -1,22 +1,218 @@
-"""TEMPORARY: the runtime half of `codeblanks check`, reduced to its first two proofs (the
-solution passes, the starter does not). The grading issue replaces the insides."""
+"""The runtime half of ``codeblanks check``: proving that an exercise's checks tell right from
+wrong. The solution must pass; the starter must fail; each anticipated mistake must fail with its
+own message; every mutant of the solution (see ``mutants.py``) must be rejected; each blank
+question must accept its own answer.
+
+Problem codes (documented in docs/authoring.md):
+
+- grading.E001  the sample solution is not judged correct
+- grading.E002  the starter code already passes
+- grading.E003  an anticipated mistake is judged correct
+- grading.E004  an anticipated mistake is rejected, but without its message
+- grading.E005  a mutant of the solution is judged correct: the checks cannot tell them apart
+- grading.E006  the sample solution fails to run on a case (often a broken variant expression)
+- grading.E007  a declared input has no top-level ``NAME = ...`` in a program
+- grading.E008  a blank question does not accept its own answer
+- grading.E009  a value named in ``[grading] values`` is not defined by the solution
+- grading.E010  the sandbox failed during the proof: nothing could be proven
+"""
 
 from __future__ import annotations
 
-from codeblanks.content.model import Lesson
+import asyncio
+import re
+
+from codeblanks.content.model import BlankQuestion, Lesson
 from codeblanks.content.problems import Problem
-from codeblanks.grading.grade import grade
+from codeblanks.grading.blanks import acheck_blank
+from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
+from codeblanks.grading.grade import Grade, agrade_runs, judge, run_sync
+from codeblanks.grading.mutants import mutants
+from codeblanks.grading.reference import PLATFORM_FAILURES, areference, in_flight
+from codeblanks.grading.tracebacks import parse
+from codeblanks.sandbox import get_sandbox
 
 
 def prove(lesson: Lesson, sandbox=None) -> list[Problem]:
-    problems = []
+    return run_sync(aprove(lesson, sandbox))
+
+
+async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
+    sandbox = sandbox or get_sandbox()
     ex = lesson.exercise
-    result = grade(lesson, ex.solution, sandbox)
-    if not result.correct:
-        problems.append(Problem("grading.E001", lesson.path / "solution.py", None,
-                                f"the sample solution is judged {result.verdict}",
-                                "make expected.txt the solution's exact output"))
-    if grade(lesson, ex.starter, sandbox).correct:
-        problems.append(Problem("grading.E002", lesson.path / "starter.py", None,
-                                "the starter code already passes", "leave a real blank in it"))
+    spec = ex.grading
+    solution_py = lesson.path / "solution.py"
+    problems: list[Problem] = []
+
+    # Inputs must be substitutable in every program the grader runs variants of.
+    programs = [(ex.solution, solution_py), (ex.starter, lesson.path / "starter.py")]
+    programs += [(m.code, m.path) for m in spec.mistakes]
+    declared = dict.fromkeys([*spec.inputs, *(n for v in spec.variants for n in v.values)])
+    for code, path in programs:
+        if declared:
+            made = substitute(code, {name: "None" for name in declared})
+            if isinstance(made, MissingInputs):
+                names = ", ".join(made.names)
+                problems.append(
+                    Problem(
+                        "grading.E007",
+                        path,
+                        None,
+                        f"no top-level assignment to the declared input(s) {names}",
+                        "assign each input at the top level (`X = ...`) so variants can replace it",
+                    )
+                )
+
+    gate = asyncio.Semaphore(in_flight(sandbox))
+    ref = await areference(lesson, sandbox, gate)
+    if (failed := ref.platform_failure) is not None:
+        return problems + [_sandbox_problem(lesson, failed.verdict)]
+
+    for case, run in ref.solution.items():
+        if not run.ok:
+            _, etype, msg, _ = parse(run.stderr)
+            what = f"{etype}: {msg}" if etype else run.verdict
+            problems.append(
+                Problem(
+                    "grading.E006",
+                    solution_py,
+                    None,
+                    f"the sample solution fails on the case “{case}”: {what}",
+                    "fix the solution, or the variant's expressions in lesson.toml",
+                )
+            )
+    visible = ref.solution.get(VISIBLE)
+    if visible is not None and visible.ok:
+        for name in spec.values:
+            if name not in visible.values:
+                problems.append(
+                    Problem(
+                        "grading.E009",
+                        lesson.path / "lesson.toml",
+                        None,
+                        f"`{name}` is named in [grading] values but the solution does not "
+                        "define it",
+                        "name only top-level variables the solution assigns",
+                    )
+                )
+
+    async def graded(code: str) -> Grade:
+        runs, reference, missing = await agrade_runs(lesson, code, sandbox, gate, patient=True)
+        return judge(lesson, code, runs, reference, missing)
+
+    tolerant = spec.rtol > 0 or spec.atol > 0
+    made = list(mutants(ex.solution, ex.expected_output, tolerant=tolerant))
+    blanks = [q for q in lesson.questions if isinstance(q, BlankQuestion)]
+    jobs = [graded(ex.solution), graded(ex.starter)]
+    jobs += [graded(m.code) for m in spec.mistakes]
+    jobs += [graded(m.code) for m in made]
+    # A regex question's `answer` is a pattern: it must compile, and its `accept` texts pass.
+    blank_checks = []
+    for q in blanks:
+        if q.check == "regex":
+            try:
+                re.compile(q.answer)
+            except re.error as exc:
+                problems.append(_blank_problem(lesson, q, f"its pattern is invalid ({exc})"))
+                continue
+            blank_checks += [(q, text) for text in q.accept]
+        else:
+            blank_checks.append((q, q.answer))
+    blank_jobs = [acheck_blank(lesson, q, text, sandbox, gate=gate) for q, text in blank_checks]
+    results = await asyncio.gather(*jobs, *blank_jobs)
+    grades: list[Grade] = results[: len(jobs)]
+    blank_verdicts = results[len(jobs) :]
+    solution, starter = grades[0], grades[1]
+    mistake_grades = grades[2 : 2 + len(spec.mistakes)]
+    mutant_grades = grades[2 + len(spec.mistakes) :]
+
+    every = [g for g in grades if g.verdict in PLATFORM_FAILURES]
+    every += [v for v in blank_verdicts if v.verdict in PLATFORM_FAILURES]
+    if every:
+        return problems + [_sandbox_problem(lesson, every[0].verdict)]
+
+    if not solution.correct:
+        why = "; ".join(solution.feedback) or solution.verdict
+        problems.append(
+            Problem(
+                "grading.E001",
+                solution_py,
+                None,
+                f"the sample solution is judged {solution.verdict} on the case "
+                f"“{solution.case}”: {why}",
+                "make expected.txt the solution's exact output on the visible data",
+            )
+        )
+    if starter.correct:
+        problems.append(
+            Problem(
+                "grading.E002",
+                lesson.path / "starter.py",
+                None,
+                "the starter code already passes",
+                "leave a real blank in it",
+            )
+        )
+    for mistake, g in zip(spec.mistakes, mistake_grades, strict=True):
+        if g.correct:
+            problems.append(
+                Problem(
+                    "grading.E003",
+                    mistake.path,
+                    None,
+                    "this anticipated mistake is judged correct",
+                    "add a variant or a compared value on which it differs from the solution",
+                )
+            )
+        elif not g.feedback or g.feedback[0] != mistake.message:
+            got = g.feedback[0] if g.feedback else "no message"
+            problems.append(
+                Problem(
+                    "grading.E004",
+                    mistake.path,
+                    None,
+                    "this mistake is rejected but its message is not shown "
+                    f"(the learner sees: {got})",
+                    "make it differ from the other listed mistakes on some case",
+                )
+            )
+    for mutant, g in zip(made, mutant_grades, strict=True):
+        if g.correct:
+            if spec.variants:
+                fix = "add a variant on which they differ, or compare a value in [grading] values"
+            else:
+                fix = "declare [grading] inputs and variants: hidden cases tell them apart"
+            problems.append(
+                Problem(
+                    "grading.E005",
+                    solution_py,
+                    mutant.line,
+                    f"this check cannot tell {mutant.description} from the solution",
+                    fix,
+                )
+            )
+    for (q, _), v in zip(blank_checks, blank_verdicts, strict=True):
+        if not v.correct:
+            why = v.message + (f" ({v.error})" if v.error else "")
+            problems.append(_blank_problem(lesson, q, why))
     return problems
+
+
+def _blank_problem(lesson: Lesson, question: BlankQuestion, why: str) -> Problem:
+    return Problem(
+        "grading.E008",
+        lesson.path / "questions.toml",
+        None,
+        f"the blank question “{question.id}” does not accept its own answer: {why}",
+        "make `answer` a valid fill for the line, after the question's setup",
+    )
+
+
+def _sandbox_problem(lesson: Lesson, verdict: str) -> Problem:
+    return Problem(
+        "grading.E010",
+        lesson.path,
+        None,
+        f"the sandbox failed ({verdict}) while proving the checks; nothing was proven",
+        "run `codeblanks check` again when the sandbox is available",
+    )

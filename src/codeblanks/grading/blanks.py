@@ -1,0 +1,223 @@
+"""Fill-in-the-blank questions, judged by what the answer does rather than how it is spelt.
+
+In ``value`` mode (the default) the question's line, with the blank replaced by the answer, runs in
+the sandbox after the question's setup (by default the lesson's solution.py, its output ignored);
+the value the line assigns (or the value of the line, if it is an expression) is compared with the
+one the accepted answer gives. So for ``scores = Q @ ____`` each of ``K.T``, ``K.transpose()``,
+``np.transpose(K)`` and ``K.swapaxes(0, 1)`` passes. ``exact`` compares the text with the answer
+and the ``accept`` list (whitespace runs count as one space); ``regex`` matches ``answer`` as a
+pattern against the whole text.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from codeblanks.content.model import BlankQuestion, Lesson
+from codeblanks.grading.cases import PARSE_ERRORS
+from codeblanks.grading.grade import run_sync
+from codeblanks.grading.reference import PLATFORM_FAILURES, cache_key, limits_for, run_one
+from codeblanks.grading.tracebacks import friendly
+from codeblanks.grading.values import describe_difference
+from codeblanks.sandbox import RunResult, get_sandbox
+
+BLANK = "____"
+VALUE_NAME = "__blank_value__"
+_FILENAME = "blank.py"
+
+
+@dataclass(frozen=True)
+class BlankVerdict:
+    correct: bool
+    message: str  # what to tell the learner about this answer
+    explanation: str = ""  # the question's explanation, shown when the answer is wrong
+    error: str = ""  # the error the answer caused, e.g. "SyntaxError: invalid syntax"
+    verdict: str = ""  # correct | incorrect | a platform failure (busy, sandbox-error)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "correct": self.correct,
+            "verdict": self.verdict,
+            "message": self.message,
+            "explanation": self.explanation,
+            "error": self.error,
+        }
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _right(question: BlankQuestion, message: str = "Correct.") -> BlankVerdict:
+    return BlankVerdict(True, message, "", "", "correct")
+
+
+def _wrong(question: BlankQuestion, message: str, error: str = "") -> BlankVerdict:
+    return BlankVerdict(False, message, question.explanation, error, "incorrect")
+
+
+@dataclass(frozen=True)
+class BlankProgram:
+    code: str
+    capture: tuple[str, ...]
+
+
+def fill(question: BlankQuestion, answer: str) -> str | SyntaxError:
+    """The question's line with the blank replaced: in brackets when that is valid Python, so
+    the answer keeps its meaning whatever operators surround the blank."""
+    raw = question.code.replace(BLANK, answer)
+    bracketed = question.code.replace(BLANK, f"({answer})")
+    for line in (bracketed, raw):
+        try:
+            ast.parse(line)
+            return line
+        except PARSE_ERRORS as exc:
+            error = exc if isinstance(exc, SyntaxError) else SyntaxError(str(exc))
+    return error
+
+
+def build(setup: str, line: str) -> BlankProgram:
+    """The program that runs ``line`` after ``setup`` and what to capture from it. A name the line
+    assigns is removed first, so the setup's own value of it cannot stand in for the answer."""
+    tree = ast.parse(line)
+    stmt = tree.body[0] if len(tree.body) == 1 else None
+    if isinstance(stmt, ast.Expr):
+        expr = ast.get_source_segment(line, stmt.value) or ast.unparse(stmt.value)
+        return BlankProgram(f"{setup}\n{VALUE_NAME} = ({expr})\n", (VALUE_NAME,))
+    targets: list[str] = []
+    clear = False
+    if isinstance(stmt, ast.Assign):
+        targets = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+        clear = True
+    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        targets = [stmt.target.id]
+        clear = isinstance(stmt, ast.AnnAssign)
+    pops = "".join(f"globals().pop({t!r}, None)\n" for t in targets) if clear else ""
+    return BlankProgram(f"{setup}\n{pops}{line}\n", tuple(targets))
+
+
+_REFERENCE: dict[tuple, RunResult] = {}
+_LOCK = threading.Lock()
+
+
+async def _reference(
+    lesson: Lesson, question: BlankQuestion, program: BlankProgram, sandbox, gate=None
+):
+    key = (*cache_key(lesson), question.id, question.code, question.answer, question.setup)
+    with _LOCK:
+        hit = _REFERENCE.get(key)
+    if hit is not None:
+        return hit
+    run = await run_one(
+        sandbox,
+        program.code,
+        filename=_FILENAME,
+        limits=limits_for(lesson),
+        capture=program.capture,
+        gate=gate,
+        patient=True,
+    )
+    if run.verdict not in PLATFORM_FAILURES:
+        with _LOCK:
+            if len(_REFERENCE) >= 1024:
+                _REFERENCE.clear()
+            _REFERENCE[key] = run
+    return run
+
+
+def check_blank(lesson: Lesson, question: BlankQuestion, answer: str, sandbox=None) -> BlankVerdict:
+    return run_sync(acheck_blank(lesson, question, answer, sandbox))
+
+
+async def acheck_blank(
+    lesson: Lesson,
+    question: BlankQuestion,
+    answer: str,
+    sandbox=None,
+    *,
+    gate: asyncio.Semaphore | None = None,
+) -> BlankVerdict:
+    text = answer.strip()
+    if not text:
+        return _wrong(question, "Fill in the blank first.")
+    if question.check == "exact":
+        accepted = {_squash(a) for a in (question.answer, *question.accept)}
+        if _squash(text) in accepted:
+            return _right(question)
+        return _wrong(question, "That is not the expected answer.")
+    if question.check == "regex":
+        try:
+            ok = re.fullmatch(question.answer, text) is not None
+        except re.error:
+            return _wrong(question, "This question's answer pattern is broken; please report it.")
+        if ok or _squash(text) in {_squash(a) for a in question.accept}:
+            return _right(question)
+        return _wrong(question, "That is not the expected answer.")
+    return await _by_value(lesson, question, text, sandbox or get_sandbox(), gate)
+
+
+async def _by_value(
+    lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate
+) -> BlankVerdict:
+    if "\n" in text:
+        return _wrong(question, "The blank takes one line of code.")
+    if question.code.count(BLANK) != 1:
+        return _wrong(
+            question, "This question's line has no single ____ to fill; please report it."
+        )
+    mine = fill(question, text)
+    if isinstance(mine, SyntaxError):
+        return _wrong(
+            question,
+            "That is not valid Python in this line.",
+            f"SyntaxError: {mine.msg}",
+        )
+    theirs = fill(question, question.answer)
+    if isinstance(theirs, SyntaxError):
+        return _wrong(question, "This question's own answer is not valid Python; please report it.")
+    setup = question.setup or lesson.exercise.solution
+    mine_p, theirs_p = build(setup, mine), build(setup, theirs)
+    limits = limits_for(lesson)
+    run, ref = await asyncio.gather(
+        run_one(
+            sandbox,
+            mine_p.code,
+            filename=_FILENAME,
+            limits=limits,
+            capture=theirs_p.capture,
+            gate=gate,
+            patient=gate is not None,
+        ),
+        _reference(lesson, question, theirs_p, sandbox, gate),
+    )
+    for r in (run, ref):
+        if r.verdict in PLATFORM_FAILURES:
+            return BlankVerdict(
+                False,
+                "The sandbox could not check your answer just now. Please try again.",
+                "",
+                "",
+                r.verdict,
+            )
+    if not ref.ok:
+        return _wrong(question, "This question cannot be checked: its own answer fails to run.")
+    if not run.ok:
+        err = friendly(run.stderr, mine_p.code, _FILENAME, None)
+        error = f"{err.error_type}: {err.message}" if err.error_type else run.verdict
+        hints = [e for e in err.explanation if not e.startswith("Error at ")]
+        return _wrong(question, " ".join(["That answer fails when it runs.", *hints]), error)
+    if run.stdout != ref.stdout:
+        return _wrong(question, "That line prints something different from the expected one.")
+    for name in theirs_p.capture:
+        if ref.values.get(name) is None and run.values.get(name) is None:
+            continue
+        problems = describe_difference(name, run.values.get(name), ref.values.get(name))
+        if problems:
+            hint = problems[0].replace(f"`{VALUE_NAME}`", "the value")
+            return _wrong(question, "That gives a different value: " + hint)
+    return _right(question)

@@ -1,0 +1,126 @@
+"""The cases a program is graded on: the visible one (the code as written) and one per variant,
+made by giving the exercise's declared inputs other values.
+
+Substitution works on the syntax tree: for each input ``X`` the value of the first top-level
+``X = ...`` assignment is replaced by the variant's expression. Only that span of text changes, so
+the rest of the program -- and every line number the learner sees in an error -- stays as written.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from codeblanks.content.model import Lesson, Variant
+
+VISIBLE = "visible"
+# What parsing a learner's text may raise: a syntax error, null bytes (older 3.11 releases),
+# nesting too deep for the parser or for a walk over the tree.
+PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # "visible" or the variant's name
+    code: str
+
+
+@dataclass(frozen=True)
+class MissingInputs:
+    """The program has no top-level ``NAME = ...`` for these inputs, so a variant cannot be made."""
+
+    names: tuple[str, ...]
+
+    def message(self) -> str:
+        lines = ", ".join(f"`{n} = …`" for n in self.names)
+        plural = "these lines" if len(self.names) > 1 else "this line"
+        return (
+            f"Keep {lines} as a top-level assignment: the grader gives {plural} other data to "
+            "check that your program computes its result rather than knowing it. Rename your "
+            "own variables instead."
+        )
+
+
+def find_assignments(tree: ast.Module, names: tuple[str, ...]) -> dict[str, ast.expr]:
+    """The value node of the first top-level assignment to each of ``names``."""
+    found: dict[str, ast.expr] = {}
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        value: ast.expr | None = None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in names and target.id not in found:
+                found[target.id] = value
+    return found
+
+
+def _offsets(code: str) -> list[int]:
+    """Byte offset of the start of each line, with lines ended as the parser ends them."""
+    starts, total = [0], 0
+    for line in _LINE.findall(code):
+        total += len(line.encode())
+        starts.append(total)
+    return starts
+
+
+def substitute(
+    code: str, values: dict[str, str], tree: ast.Module | None = None
+) -> str | MissingInputs | SyntaxError:
+    """``code`` with the value of each input's top-level assignment replaced by its expression.
+
+    Expressions are the lesson author's and see NumPy as ``np`` even if the program imported it
+    under another name. Returns ``MissingInputs`` when the program has no such assignment and the
+    ``SyntaxError`` when it does not parse (its visible run then reports the error)."""
+    if not values:
+        return code
+    if tree is None:
+        try:
+            tree = ast.parse(code)
+        except PARSE_ERRORS as exc:
+            return exc if isinstance(exc, SyntaxError) else SyntaxError(str(exc))
+    found = find_assignments(tree, tuple(values))
+    missing = tuple(n for n in values if n not in found)
+    if missing:
+        return MissingInputs(missing)
+    raw = code.encode()
+    starts = _offsets(code)
+    spans = []
+    for name, node in found.items():
+        start = starts[node.lineno - 1] + node.col_offset
+        end = starts[node.end_lineno - 1] + node.end_col_offset
+        expr = " ".join(values[name].split("\n"))
+        spans.append((start, end, f'(lambda np: ({expr}))(__import__("numpy"))'.encode()))
+    for start, end, text in sorted(spans, reverse=True):
+        raw = raw[:start] + text + raw[end:]
+    return raw.decode()
+
+
+def describe(variant: Variant) -> str:
+    """``X = np.ones((5, 4)); W_q = ...``: what a hidden case gives the inputs."""
+    return "; ".join(f"{name} = {expr}" for name, expr in variant.values.items())
+
+
+def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:
+    """The visible case and one case per variant; variants that cannot be made are left out and
+    the missing inputs returned (a syntax error leaves only the visible case)."""
+    cases = [Case(VISIBLE, code)]
+    missing: MissingInputs | None = None
+    variants = lesson.exercise.grading.variants
+    if not variants:
+        return cases, None
+    try:
+        tree = ast.parse(code)
+    except PARSE_ERRORS:
+        return cases, None
+    for variant in variants:
+        made = substitute(code, variant.values, tree)
+        if isinstance(made, MissingInputs):
+            missing = made
+        elif isinstance(made, str):
+            cases.append(Case(variant.name, made))
+    return cases, missing

@@ -1,0 +1,101 @@
+"""Comparing a program's printed output with the expected output.
+
+Exact by default, after normalising line endings and trailing whitespace. With a numeric tolerance
+(``rtol``/``atol`` > 0), numbers are read out of the text -- including those inside NumPy's printed
+arrays -- and compared one by one with ``|got - expected| <= atol + rtol * |expected|``; the text
+around them must match with whitespace ignored, because NumPy pads and wraps its columns according
+to the width of the numbers it prints.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass
+
+# A number as Python and NumPy print them: 3, -0.5, 1., .25, 1e-05, 2.5E+3, nan, inf, -inf.
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def normalise(text: str) -> str:
+    """Unify line endings, drop trailing whitespace on each line and blank lines at either end."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+
+
+def tokenise(text: str) -> tuple[list[str], list[float]]:
+    """Split ``text`` into the text between numbers (whitespace removed) and the numbers."""
+    skeleton: list[str] = []
+    numbers: list[float] = []
+    last = 0
+    for m in NUMBER.finditer(text):
+        skeleton.append(_WHITESPACE.sub("", text[last : m.start()]))
+        numbers.append(float(m.group()))
+        last = m.end()
+    skeleton.append(_WHITESPACE.sub("", text[last:]))
+    return skeleton, numbers
+
+
+def close(got: float, expected: float, rtol: float, atol: float) -> bool:
+    if math.isnan(got) or math.isnan(expected):
+        return math.isnan(got) and math.isnan(expected)
+    if math.isinf(got) or math.isinf(expected):
+        return got == expected
+    return abs(got - expected) <= atol + rtol * abs(expected)
+
+
+@dataclass(frozen=True)
+class OutputMatch:
+    equal: bool
+    reason: str = ""  # when not equal: one sentence for the learner
+
+
+def compare_output(got: str, expected: str, rtol: float = 0.0, atol: float = 0.0) -> OutputMatch:
+    """Judge ``got`` against ``expected`` by the lesson's rule."""
+    g, e = normalise(got), normalise(expected)
+    if g == e:
+        return OutputMatch(True)
+    if rtol <= 0 and atol <= 0:
+        if not g:
+            return OutputMatch(False, "Your program printed nothing.")
+        return OutputMatch(False, "The output differs from the expected output.")
+    g_text, g_nums = tokenise(g)
+    e_text, e_nums = tokenise(e)
+    if g_text != e_text or len(g_nums) != len(e_nums):
+        if not g:
+            return OutputMatch(False, "Your program printed nothing.")
+        return OutputMatch(
+            False, "The output differs from the expected output (not only in its numbers)."
+        )
+    for i, (a, b) in enumerate(zip(g_nums, e_nums, strict=True)):
+        if not close(a, b, rtol, atol):
+            return OutputMatch(
+                False,
+                f"Number {i + 1} of the output is {_fmt(a)} where {_fmt(b)} is expected; "
+                f"this lesson allows a difference of at most atol + rtol·|expected| "
+                f"(rtol={rtol:g}, atol={atol:g}).",
+            )
+    return OutputMatch(True)
+
+
+def _fmt(x: float) -> str:
+    return repr(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:g}"
+
+
+def line_diff(got: str, expected: str, context: int = 2, limit: int = 40) -> list[str]:
+    """A unified diff from the expected output to the learner's, as lines (no file header)."""
+    lines = list(
+        difflib.unified_diff(
+            normalise(expected).split("\n"),
+            normalise(got).split("\n"),
+            fromfile="expected",
+            tofile="your output",
+            n=context,
+            lineterm="",
+        )
+    )
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)"]
+    return lines

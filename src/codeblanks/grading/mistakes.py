@@ -1,0 +1,53 @@
+"""Anticipated mistakes: a learner's program that behaves like one of the lesson's wrong programs
+-- the same outcome on every case: same output, same compared values, or the same kind of error --
+gets the message the author wrote for that mistake."""
+
+from __future__ import annotations
+
+from codeblanks.content.model import Lesson, Mistake
+from codeblanks.grading.compare import compare_output
+from codeblanks.grading.tracebacks import parse
+from codeblanks.grading.values import compare_values
+from codeblanks.sandbox import RunResult
+
+
+def same_behaviour(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
+    """Whether two runs of one case cannot be told apart by the lesson's checks."""
+    spec = lesson.exercise.grading
+    if a.ok and b.ok:
+        if not compare_output(a.stdout, b.stdout, spec.rtol, spec.atol).equal:
+            return False
+        names = spec.values
+        if {n for n in names if n in a.values} != {n for n in names if n in b.values}:
+            return False
+        return not compare_values(a.values, b.values, names, spec.rtol, spec.atol)
+    if a.verdict != b.verdict:
+        return False
+    return parse(a.stderr)[1] == parse(b.stderr)[1]
+
+
+def behaves_like(
+    lesson: Lesson,
+    learner: dict[str, RunResult],
+    other: dict[str, RunResult],
+    cases: set[str] | None = None,
+) -> bool:
+    """Whether ``learner`` matches ``other`` on every case ``other`` was run on (of ``cases``,
+    if given: the cases on which the solution itself runs)."""
+    compared = {c: r for c, r in other.items() if cases is None or c in cases}
+    if not compared or any(case not in learner for case in compared):
+        return False
+    return all(same_behaviour(lesson, learner[case], run) for case, run in compared.items())
+
+
+def matching_mistake(
+    lesson: Lesson,
+    learner: dict[str, RunResult],
+    mistakes: tuple[tuple[Mistake, dict[str, RunResult]], ...],
+    cases: set[str] | None = None,
+) -> Mistake | None:
+    """The first anticipated mistake the learner's runs behave like, if any."""
+    for mistake, runs in mistakes:
+        if behaves_like(lesson, learner, runs, cases):
+            return mistake
+    return None

@@ -1,0 +1,179 @@
+"""Reference results: what the sample solution and each anticipated mistake do on every case.
+
+They depend only on the lesson, so they are computed once per lesson version (all runs at once)
+and kept; grading a learner's program is then one parallel burst of the learner's own runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from codeblanks.content.model import Lesson, Mistake
+from codeblanks.grading.cases import VISIBLE, Case, cases_for
+from codeblanks.sandbox import RunLimits, RunResult
+from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR
+
+log = logging.getLogger("codeblanks.grading")
+
+PLATFORM_FAILURES = (BUSY, SANDBOX_ERROR)  # not the program's fault: never cached, never judged
+
+
+def limits_for(lesson: Lesson) -> RunLimits:
+    """The sandbox's default limits with the lesson's overrides."""
+    lim = lesson.exercise.grading.limits
+    base = RunLimits()
+    return RunLimits(
+        wall_s=lim.wall_s if lim.wall_s is not None else base.wall_s,
+        cpu_s=lim.cpu_s if lim.cpu_s is not None else base.cpu_s,
+        memory_mb=lim.memory_mb if lim.memory_mb is not None else base.memory_mb,
+        output_bytes=lim.output_bytes if lim.output_bytes is not None else base.output_bytes,
+    )
+
+
+def in_flight(sandbox) -> int:
+    """How many runs one batch (a reference, a proof) keeps in the sandbox at once: enough to
+    fill every slot, well under the queue after which the sandbox answers ``busy``."""
+    return 2 * max(1, int(getattr(sandbox, "slots", 1) or 1))
+
+
+async def run_one(
+    sandbox,
+    code: str,
+    *,
+    filename: str,
+    limits: RunLimits,
+    capture: tuple[str, ...],
+    gate: asyncio.Semaphore | None = None,
+    patient: bool = False,
+) -> RunResult:
+    """One run, optionally through ``gate``; ``patient`` runs (reference results and proofs,
+    which nobody waits on interactively) try again a few times while the sandbox is busy."""
+    tries = 6 if patient else 1
+    run = RunResult(SANDBOX_ERROR)
+    for attempt in range(tries):
+        try:
+            if gate is None:
+                run = await sandbox.arun(code, filename=filename, limits=limits, capture=capture)
+            else:
+                async with gate:
+                    run = await sandbox.arun(
+                        code, filename=filename, limits=limits, capture=capture
+                    )
+        except Exception:  # the sandbox promises values; a bug there must not reach learners
+            log.exception("the sandbox raised instead of returning a RunResult")
+            return RunResult(SANDBOX_ERROR)
+        if run.verdict != BUSY:
+            return run
+        if attempt < tries - 1:
+            await asyncio.sleep(0.05 * 2**attempt)
+    return run
+
+
+async def run_cases(
+    sandbox,
+    lesson: Lesson,
+    cases: Iterable[Case],
+    capture: tuple[str, ...] = (),
+    *,
+    gate: asyncio.Semaphore | None = None,
+    patient: bool = False,
+) -> dict[str, RunResult]:
+    """Run every case at once (as far as ``gate`` lets them)."""
+    cases = list(cases)
+    limits = limits_for(lesson)
+    filename = lesson.exercise.filename
+    runs = await asyncio.gather(
+        *(
+            run_one(
+                sandbox,
+                c.code,
+                filename=filename,
+                limits=limits,
+                capture=_capture(capture),
+                gate=gate,
+                patient=patient,
+            )
+            for c in cases
+        )
+    )
+    return {c.name: r for c, r in zip(cases, runs, strict=True)}
+
+
+def _capture(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(name for group in groups for name in group))
+
+
+@dataclass(frozen=True)
+class Reference:
+    expected: dict[str, str]  # case -> the output expected there (visible: expected.txt)
+    solution: dict[str, RunResult]  # case -> the solution's run
+    mistakes: tuple[tuple[Mistake, dict[str, RunResult]], ...]
+
+    @property
+    def platform_failure(self) -> RunResult | None:
+        for runs in (self.solution, *(r for _, r in self.mistakes)):
+            for run in runs.values():
+                if run.verdict in PLATFORM_FAILURES:
+                    return run
+        return None
+
+
+_CACHE: OrderedDict[tuple[str, str], Reference] = OrderedDict()
+_CACHE_SIZE = 256
+_LOCK = threading.Lock()
+
+
+def cache_key(lesson: Lesson) -> tuple[str, str]:
+    if lesson.version:
+        return lesson.id, lesson.version
+    ex = lesson.exercise
+    digest = hashlib.sha256(
+        repr((ex.filename, ex.solution, ex.expected_output, ex.grading)).encode()
+    ).hexdigest()
+    return lesson.id, "sha256:" + digest
+
+
+def clear_cache() -> None:
+    with _LOCK:
+        _CACHE.clear()
+
+
+async def areference(lesson: Lesson, sandbox, gate: asyncio.Semaphore | None = None) -> Reference:
+    key = cache_key(lesson)
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            return hit
+    ex = lesson.exercise
+    capture = ex.grading.values
+    programs = [ex.solution] + [m.code for m in ex.grading.mistakes]
+    gate = gate or asyncio.Semaphore(in_flight(sandbox))
+    all_runs = await asyncio.gather(
+        *(
+            run_cases(sandbox, lesson, cases_for(lesson, code)[0], capture, gate=gate, patient=True)
+            for code in programs
+        )
+    )
+    solution = all_runs[0]
+    expected = {
+        name: (ex.expected_output if name == VISIBLE else run.stdout)
+        for name, run in solution.items()
+    }
+    ref = Reference(
+        expected=expected,
+        solution=solution,
+        mistakes=tuple(zip(ex.grading.mistakes, all_runs[1:], strict=True)),
+    )
+    if ref.platform_failure is None:
+        with _LOCK:
+            _CACHE[key] = ref
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    return ref

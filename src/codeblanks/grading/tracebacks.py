@@ -1,0 +1,280 @@
+"""Friendly errors: a traceback cut down to the learner's own file, and the common errors of array
+code explained in plain words.
+
+The sandbox's stderr holds Python's traceback, which also lists the frames of the platform that
+ran the program and of the libraries it called. The learner only needs their own lines: those are
+kept (with the source line filled in from their code), the rest is hidden, and the last error is
+explained: a name not defined (with a "did you mean"), shapes that do not align in ``@`` (both
+shapes shown, from the variables the run left behind), an axis or index that does not exist.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import difflib
+import keyword
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from codeblanks.grading.cases import PARSE_ERRORS
+
+_HEADER = "Traceback (most recent call last):"
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<func>.*))?$')
+_EXC = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?:: (?P<msg>.*))?$", re.S)
+
+
+@dataclass(frozen=True)
+class Frame:
+    file: str
+    line: int
+    func: str | None
+    extra: tuple[str, ...] = ()  # the indented lines printed under it (source, ^^^ markers)
+
+
+@dataclass(frozen=True)
+class FriendlyError:
+    text: str  # the traceback with the learner's frames only
+    where: str | None  # "model.py, line 14"
+    line: int | None
+    error_type: str | None
+    message: str | None
+    explanation: tuple[str, ...] = field(default_factory=tuple)
+
+
+def parse(stderr: str) -> tuple[list[Frame], str | None, str | None, str]:
+    """Frames, exception type and message of the last traceback in ``stderr``, and the text that
+    came before it (output the program wrote to stderr itself)."""
+    at = stderr.rfind(_HEADER)
+    if at >= 0:
+        before, lines = stderr[:at], stderr[at + len(_HEADER) :].split("\n")[1:]
+    else:
+        # A syntax error is reported before anything runs: a frame and the error, no header.
+        all_lines = stderr.split("\n")
+        first = next((i for i, line in enumerate(all_lines) if _FRAME.match(line)), None)
+        if first is None:
+            return [], None, None, stderr
+        before, lines = "\n".join(all_lines[:first]), all_lines[first:]
+    frames: list[Frame] = []
+    i = 0
+    while i < len(lines):
+        m = _FRAME.match(lines[i])
+        if m:
+            extra = []
+            j = i + 1
+            while j < len(lines) and lines[j].startswith(" ") and not _FRAME.match(lines[j]):
+                extra.append(lines[j])
+                j += 1
+            func = m.group("func")
+            frames.append(Frame(m.group("file"), int(m.group("line")), func, tuple(extra)))
+            i = j
+            continue
+        if lines[i].startswith(" ") or not lines[i].strip():
+            i += 1
+            continue
+        break
+    rest = "\n".join(lines[i:]).strip("\n")
+    m = _EXC.match(rest)
+    if not m:
+        return frames, None, rest or None, before
+    return frames, m.group("type"), m.group("msg"), before
+
+
+def _same_file(a: str, filename: str) -> bool:
+    return a == filename or a.rsplit("/", 1)[-1] == filename
+
+
+def friendly(
+    stderr: str, code: str, filename: str, values: dict[str, Any] | None = None
+) -> FriendlyError:
+    """The learner's view of a failed run's stderr."""
+    frames, etype, msg, before = parse(stderr)
+    if etype is None and not frames:
+        return FriendlyError(stderr, None, None, None, None, ())
+    source = code.replace("\r\n", "\n").split("\n")
+    mine = [f for f in frames if _same_file(f.file, filename)]
+    out = [_HEADER] if mine else []
+    for f in mine:
+        where = f'  File "{filename}", line {f.line}' + (f", in {f.func}" if f.func else "")
+        out.append(where)
+        if f.extra:
+            out += list(f.extra)
+        elif 0 < f.line <= len(source) and source[f.line - 1].strip():
+            out.append("    " + source[f.line - 1].strip())
+    short = (etype or "").rsplit(".", 1)[-1]
+    out.append(f"{short}: {msg}" if msg else short)
+    text = (before.rstrip("\n") + "\n" if before.strip() else "") + "\n".join(out)
+    last = mine[-1] if mine else None
+    line = last.line if last else None
+    where = f"{filename}, line {line}" if line else None
+    explanation = []
+    if where:
+        src = source[line - 1].strip() if 0 < line <= len(source) else ""
+        explanation.append(f"Error at {where}" + (f": `{src}`" if src else "") + ".")
+    module_level = last is not None and last.func in (None, "<module>")
+    explanation += _explain(short, msg or "", code, line, values if module_level else None)
+    return FriendlyError(text, where, line, short, msg, tuple(explanation))
+
+
+def _explain(
+    etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
+) -> list[str]:
+    if etype == "NameError":
+        m = re.match(r"name '(\w+)' is not defined", msg)
+        if m:
+            name = m.group(1)
+            text = (
+                f"`{name}` is not defined at that point: it is misspelt, or used before the line "
+                "that gives it a value."
+            )
+            guess = _did_you_mean(name, code)
+            if guess:
+                text += f" Did you mean `{guess}`?"
+            elif name == "np":
+                text += " Add `import numpy as np` at the top."
+            return [text]
+    if etype == "ValueError" and msg.startswith("matmul:"):
+        return [_matmul(msg, code, line, values)]
+    if etype == "ValueError" and "not aligned" in msg:
+        m = re.search(r"shapes (\([\d, ]*\)) and (\([\d, ]*\)) not aligned", msg)
+        if m:
+            return [
+                f"The shapes {m.group(1)} and {m.group(2)} do not align: a matrix product needs "
+                "the last axis of the left array to be as long as the first axis of the right."
+            ]
+    if etype == "ValueError" and "could not be broadcast" in msg:
+        shapes = re.findall(r"\([\d, ]*\)", msg)
+        return [
+            "These arrays cannot be combined element by element"
+            + (f" (shapes {' and '.join(shapes)})" if shapes else "")
+            + ": NumPy lines their axes up from the right and each pair must be equal or 1. "
+            "A sum or max without `keepdims=True` often causes this."
+        ]
+    if etype == "AxisError" or "AxisError" in etype:
+        m = re.search(r"axis (-?\d+) is out of bounds for array of dimension (\d+)", msg)
+        if m:
+            axis, ndim = int(m.group(1)), int(m.group(2))
+            return [
+                f"There is no axis {axis}: the array has {ndim} "
+                f"{'axis' if ndim == 1 else 'axes'}, numbered 0 to {ndim - 1} "
+                "(or -1 for the last one)."
+            ]
+    if etype == "IndexError":
+        m = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
+        if m:
+            return [
+                f"Index {m.group(1)} does not exist along axis {m.group(2)}, which has only "
+                f"{m.group(3)} entries (numbered 0 to {int(m.group(3)) - 1})."
+            ]
+        if "tuple index out of range" in msg:
+            return ["A `.shape[...]` or tuple index asks for an axis the value does not have."]
+    if etype in ("SyntaxError", "IndentationError", "TabError"):
+        return [
+            f"Python cannot read this line ({msg or etype}); nothing ran. Check brackets, "
+            "colons, quotes and indentation."
+        ]
+    if etype == "ZeroDivisionError":
+        return ["A division by zero: check what the divisor is on this line."]
+    if etype in ("ModuleNotFoundError", "ImportError"):
+        return ["Only the Python standard library and NumPy are available here."]
+    if etype == "TypeError" and "not callable" in msg:
+        return [
+            "Something used as a function is not one: a missing operator, or a variable "
+            "that shadows a function's name?"
+        ]
+    return []
+
+
+def _names_in(code: str) -> set[str]:
+    try:
+        tree = ast.parse(code)
+    except PARSE_ERRORS:
+        return set(re.findall(r"[A-Za-z_]\w*", code))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+    return names
+
+
+def _did_you_mean(name: str, code: str) -> str | None:
+    candidates = (_names_in(code) | set(dir(builtins))) - {name} - set(keyword.kwlist)
+    close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.7)
+    if close:
+        return close[0]
+    lowered = {c.lower(): c for c in candidates}
+    return lowered.get(name.lower())
+
+
+def matmul_operands(code: str) -> set[str]:
+    """Top-level names used as operands of ``@`` (also as ``name.T``): the run captures them so
+    that a shape error can show both shapes."""
+    try:
+        tree = ast.parse(code)
+    except PARSE_ERRORS:
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Attribute) and side.attr == "T":
+                    side = side.value
+                if isinstance(side, ast.Name):
+                    names.add(side.id)
+    return names
+
+
+def _shape_of(node: ast.expr, values: dict[str, Any]) -> tuple[int, ...] | None:
+    transposed = False
+    if isinstance(node, ast.Attribute) and node.attr == "T":
+        node, transposed = node.value, True
+    if isinstance(node, ast.Name) and node.id in values:
+        shape = getattr(values[node.id], "shape", None)
+        if shape is not None:
+            return tuple(shape[::-1]) if transposed else tuple(shape)
+    return None
+
+
+def _aligned(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    if not a or not b:
+        return False
+    return a[-1] == (b[0] if len(b) == 1 else b[-2])
+
+
+def _matmul(msg: str, code: str, line: int | None, values: dict[str, Any] | None) -> str:
+    m = re.search(r"size (\d+) is different from (\d+)", msg)
+    right_k, left_k = (m.group(1), m.group(2)) if m else ("?", "?")
+    general = (
+        f"The shapes in `@` do not align: the left array's last axis has {left_k} entries but the "
+        f"right array's first axis has {right_k}. For `(n, k) @ (k, m)` the two k must be equal."
+    )
+    if not values or line is None:
+        return general
+    try:
+        tree = ast.parse(code)
+    except PARSE_ERRORS:
+        return general
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.MatMult)
+            and node.lineno <= line <= (node.end_lineno or node.lineno)
+        ):
+            a, b = _shape_of(node.left, values), _shape_of(node.right, values)
+            if a is None or b is None or _aligned(a, b):
+                continue
+            left, right = ast.unparse(node.left), ast.unparse(node.right)
+            kb = b[0] if len(b) == 1 else b[-2]
+            return (
+                f"`{left} @ {right}` cannot be computed: `{left}` has shape {a} and `{right}` "
+                f"has shape {b}. `@` needs the last axis of the left ({a[-1]}) to equal the first "
+                f"axis of the right ({kb}) — should one of them be transposed (`.T`)?"
+            )
+    return general

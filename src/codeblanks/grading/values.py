@@ -1,0 +1,191 @@
+"""Comparing the variables a program leaves behind with the solution's.
+
+The sandbox reads the named variables after the run and hands them over as data (NumPy arrays,
+else ``repr()`` strings); everything here happens in the grader's process, so the learner's code
+cannot take part in the comparison. Feedback names what is right before what is wrong and, for
+the common slips of array code, says what probably happened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+# Floating-point values computed in a different but correct order (einsum instead of @, a sum
+# written out) differ in the last bits; comparisons of values never demand more than this.
+VALUE_RTOL = 1e-7
+VALUE_ATOL = 1e-9
+
+
+def _tolerance(rtol: float, atol: float) -> tuple[float, float]:
+    return max(rtol, VALUE_RTOL), max(atol, VALUE_ATOL)
+
+
+def same_value(got: Any, expected: Any, rtol: float = 0.0, atol: float = 0.0) -> bool:
+    return not describe_difference("value", got, expected, rtol, atol, missing_ok=False)
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return str(tuple(shape))
+
+
+def describe_difference(
+    name: str,
+    got: Any,
+    expected: Any,
+    rtol: float = 0.0,
+    atol: float = 0.0,
+    *,
+    missing_ok: bool = False,
+) -> list[str]:
+    """Messages saying how ``got`` differs from ``expected``; empty when they are the same."""
+    if got is None:
+        return [] if missing_ok else [f"`{name}` is not defined when your program ends."]
+    if isinstance(expected, str) or isinstance(got, str):
+        if isinstance(expected, str) and isinstance(got, str) and got == expected:
+            return []
+        return [f"`{name}` is {_brief(got)}, but {_brief(expected)} is expected."]
+    got, expected = np.asarray(got), np.asarray(expected)
+    if got.shape != expected.shape:
+        msg = (
+            f"`{name}` has shape {_shape(got.shape)}, "
+            f"but shape {_shape(expected.shape)} is expected"
+        )
+        if got.ndim == expected.ndim and got.shape[::-1] == expected.shape:
+            msg += " — the same axes in reverse order: is it transposed?"
+        elif got.ndim == expected.ndim - 1 and 1 in expected.shape:
+            msg += " — an axis went missing: did a sum or max lose `keepdims=True`?"
+        elif got.size == expected.size:
+            msg += " — the right number of elements in another arrangement."
+        else:
+            msg += "."
+        return [msg]
+    gk, ek = got.dtype.kind, expected.dtype.kind
+    numeric = "iuf"
+    if gk != ek and not (gk in numeric and ek in numeric):
+        return [f"`{name}` holds {got.dtype} values, but {expected.dtype} values are expected."]
+    rtol, atol = _tolerance(rtol, atol)
+    if ek == "b" or gk == "b":
+        if np.array_equal(got, expected):
+            return []
+        return [f"`{name}` has the right shape {_shape(got.shape)}, but different values."]
+    if _allclose(got, expected, rtol, atol):
+        return []
+    good = f"`{name}` has shape {_shape(got.shape)}, good; but "
+    if got.ndim == 0:
+        return [f"`{name}` is {_num(got)}, but {_num(expected)} is expected."]
+    if np.iscomplexobj(got) or np.iscomplexobj(expected):
+        return [good + "its values differ."]
+    try:
+        return [good + _hint(got, expected, rtol, atol)]
+    except (ValueError, TypeError, IndexError, ArithmeticError):
+        return [good + "its values differ."]
+
+
+def _allclose(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> bool:
+    """``np.allclose(..., equal_nan=True)``, with a fast path for the common exact match."""
+    if np.array_equal(got, expected):
+        return True
+    if np.iscomplexobj(got) or np.iscomplexobj(expected):
+        return bool(np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True))
+    with np.errstate(all="ignore"):
+        g, e = got.astype(float, copy=False), expected.astype(float, copy=False)
+        ok = np.abs(g - e) <= atol + rtol * np.abs(e)
+        ok |= np.isnan(g) & np.isnan(e)
+        ok |= np.isinf(g) & (g == e)
+    return bool(ok.all())
+
+
+def _hint(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> str:
+    def close(a, b) -> bool:
+        return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+
+    with np.errstate(all="ignore"):
+        if got.ndim >= 2 and not np.iscomplexobj(got):
+            last = expected.sum(axis=-1)
+            if close(last, np.ones_like(last)):
+                sums = got.sum(axis=-1)
+                if not close(sums, np.ones_like(sums)):
+                    bad = np.argwhere(~np.isclose(sums, 1.0, rtol=rtol, atol=atol))[0]
+                    where = "row " + ", ".join(str(i) for i in bad)
+                    first = got.sum(axis=0)
+                    extra = ""
+                    if close(first, np.ones_like(first)):
+                        extra = " Its columns sum to 1 instead."
+                    return (
+                        f"its rows should sum to 1 and {where} sums to "
+                        f"{_num(sums[tuple(bad)])} — which axis did softmax normalise?{extra}"
+                    )
+            if got.shape[-1] == got.shape[-2] and close(np.swapaxes(got, -1, -2), expected):
+                return (
+                    "its values are those expected, transposed: check the order of `@` or a `.T`."
+                )
+        ratio = _constant_ratio(got, expected)
+        if ratio is not None:
+            return (
+                f"every value is {_num(ratio)} times the expected one: "
+                "is a scaling factor missing or applied twice?"
+            )
+        diff = np.abs(got.astype(float) - expected.astype(float))
+        diff[np.isnan(got) != np.isnan(expected)] = np.inf  # one NaN where the other has none
+        diff[np.isnan(diff)] = 0.0
+        where = tuple(int(i) for i in np.unravel_index(int(np.argmax(diff)), diff.shape))
+        return (
+            f"its values differ: at index {where} it holds {_num(got[where])} where "
+            f"{_num(expected[where])} is expected."
+        )
+
+
+def _constant_ratio(got: np.ndarray, expected: np.ndarray) -> float | None:
+    g, e = got.astype(float).ravel(), expected.astype(float).ravel()
+    mask = np.abs(e) > 1e-12
+    if mask.sum() < 2 or not np.all(np.isfinite(g)) or not np.all(np.isfinite(e)):
+        return None
+    ratios = g[mask] / e[mask]
+    r = float(np.median(ratios))
+    if abs(r - 1) < 1e-6 or abs(r) < 1e-12:
+        return None
+    if np.allclose(ratios, r, rtol=1e-6) and np.allclose(g[~mask], 0, atol=1e-9):
+        return r
+    return None
+
+
+def _num(x: Any) -> str:
+    x = np.asarray(x)
+    if x.dtype.kind in "iub":
+        return str(x.item())
+    return f"{float(x):.4g}" if x.dtype.kind == "f" else str(x.item())
+
+
+def _brief(value: Any) -> str:
+    if isinstance(value, str):
+        return value if len(value) <= 60 else value[:57] + "..."
+    value = np.asarray(value)
+    if value.ndim == 0:
+        return _num(value)
+    return f"an array of shape {_shape(value.shape)}"
+
+
+def compare_values(
+    got: dict[str, Any],
+    expected: dict[str, Any],
+    names: tuple[str, ...],
+    rtol: float = 0.0,
+    atol: float = 0.0,
+) -> list[str]:
+    """Messages for every named variable that differs (one each); empty when all agree."""
+    messages: list[str] = []
+    undefined = [n for n in names if n in expected and got.get(n) is None]
+    if undefined:
+        listed = ", ".join(f"`{n}`" for n in undefined[:-1])
+        listed = f"{listed} and `{undefined[-1]}` are" if listed else f"`{undefined[-1]}` is"
+        messages.append(
+            f"{listed} not defined when your program ends: the task asks for "
+            f"{'them' if len(undefined) > 1 else 'it'} as variables at the top level."
+        )
+    for name in names:
+        if name not in expected or name in undefined:
+            continue  # the solution does not define it on this case: nothing to compare with
+        messages += describe_difference(name, got.get(name), expected[name], rtol, atol)
+    return messages

@@ -1,0 +1,8 @@
+import numpy as np
+
+S = np.array([[1.0, 2.0, 3.0], [2.0, 0.0, 2.0], [3.0, 1.0, 0.0]])
+
+# Not a mistake at all: a correct softmax written differently.
+E = np.exp(S)
+P = E / E.sum(axis=-1, keepdims=True)
+print(np.round(P, 3))

@@ -1,0 +1,175 @@
+"""Grading real programs through the real sandbox: hidden variants, values, mistakes, tolerance,
+missing inputs and the Grade's JSON."""
+
+from __future__ import annotations
+
+import asyncio
+
+from grading_helpers import AXIS_0, with_grading
+
+from codeblanks.content.model import Limits
+from codeblanks.grading import agrade, grade
+from codeblanks.grading.reference import areference, clear_cache
+
+SETUP = "import numpy as np\n\nS = np.array([[1.0, 2.0, 3.0], [2.0, 0.0, 2.0], [3.0, 1.0, 0.0]])\n"
+PRINT = "print(np.round(P, 3))\n"
+
+
+def test_the_solution_and_another_correct_program_pass(softmax_lesson):
+    g = grade(softmax_lesson, softmax_lesson.exercise.solution)
+    assert g.correct, g.feedback
+    assert g.cases == ("visible", "four random rows", "wide rows")
+    looped = SETUP + (
+        "P = np.empty_like(S)\n"
+        "for i, row in enumerate(S):\n"
+        "    w = [np.exp(x - max(row)) for x in row]\n"
+        "    P[i] = np.array(w) / sum(w)\n" + PRINT
+    )
+    g = grade(softmax_lesson, looped)
+    assert g.correct, g.feedback
+
+
+def test_the_starter_fails_with_a_diff(softmax_lesson):
+    g = grade(softmax_lesson, softmax_lesson.exercise.starter)
+    assert g.verdict == "incorrect" and g.case == "visible"
+    assert g.feedback[0] == "The output differs from the expected output."
+    assert g.diff[:2] == ("--- expected", "+++ your output")
+    assert "-[[0.09  0.245 0.665]" in g.diff and "+[[1. 2. 3.]" in g.diff
+
+
+def test_an_anticipated_mistake_gets_its_message_however_it_is_written(softmax_lesson):
+    code = SETUP + "P = np.exp(S) / np.exp(S).sum(axis=0)\n" + PRINT
+    g = grade(softmax_lesson, code)
+    assert g.verdict == "incorrect"
+    assert g.feedback[0] == AXIS_0
+    assert any("which axis did softmax normalise?" in f for f in g.feedback)
+
+
+def test_printing_the_expected_output_fails_on_a_hidden_case(softmax_lesson):
+    expected = softmax_lesson.exercise.expected_output
+    # It even computes P as asked: only its printout ignores the data.
+    code = softmax_lesson.exercise.solution.replace(PRINT, f"print({expected!r}, end='')\n")
+    assert code != softmax_lesson.exercise.solution
+    g = grade(softmax_lesson, code)
+    assert g.verdict == "incorrect" and g.case == "four random rows"
+    assert g.feedback[0].startswith("Your program prints the same thing whatever the data")
+    assert any("not on the hidden case “four random rows”" in f for f in g.feedback)
+    assert any(line.startswith("+[[0.09 ") for line in g.diff)  # what it printed there
+    assert g.stdout == expected  # the visible case is what is shown
+
+
+def test_a_value_check_catches_what_the_output_hides(softmax_lesson):
+    # Correct printout, but P left as something else.
+    code = softmax_lesson.exercise.solution.replace(
+        "print(np.round(P, 3))", "print(np.round(P, 3))\nP = P.T"
+    )
+    g = grade(softmax_lesson, code)
+    assert g.verdict == "incorrect" and g.case == "visible"
+    assert g.feedback[0].startswith("`P` has shape (3, 3), good; but")
+
+
+def test_a_renamed_input_is_asked_back(softmax_lesson):
+    code = softmax_lesson.exercise.solution.replace("S", "scores")
+    g = grade(softmax_lesson, code)
+    assert g.verdict == "incorrect" and g.case == "visible"
+    assert g.feedback == (
+        "Keep `S = …` as a top-level assignment: the grader gives this line other data to check "
+        "that your program computes its result rather than knowing it. Rename your own "
+        "variables instead.",
+    )
+
+
+def test_tolerance_follows_the_lesson(softmax_lesson):
+    four = softmax_lesson.exercise.solution.replace("np.round(P, 3)", "np.round(P, 4)")
+    assert grade(softmax_lesson, four).verdict == "incorrect"
+    tolerant = with_grading(softmax_lesson, atol=1e-3)
+    g = grade(tolerant, four)
+    assert g.correct, g.feedback
+    two = softmax_lesson.exercise.solution.replace("np.round(P, 3)", "np.round(P, 1)")
+    g = grade(tolerant, two)
+    assert g.verdict == "incorrect" and "allows a difference" in g.feedback[0]
+
+
+def test_a_timeout_is_a_verdict(softmax_lesson):
+    quick = with_grading(softmax_lesson, limits=Limits(wall_s=1.0, cpu_s=1.0))
+    g = grade(quick, SETUP + "while True:\n    pass\n")
+    assert g.verdict == "timeout" and g.case == "visible"
+    assert "ran out of time (the limit is 1 s)" in g.feedback[0]
+
+
+def test_json_keeps_its_keys_and_adds_the_new_ones(softmax_lesson):
+    data = grade(softmax_lesson, softmax_lesson.exercise.starter).to_json()
+    assert list(data)[:7] == [
+        "verdict",
+        "stdout",
+        "stderr",
+        "expected",
+        "feedback",
+        "case",
+        "duration_ms",
+    ]
+    assert {"diff", "line", "cases"} <= set(data)
+    assert isinstance(data["feedback"], list) and isinstance(data["diff"], list)
+
+
+class CountingSandbox:
+    """The real sandbox, counting the runs asked of it."""
+
+    def __init__(self, real):
+        self.real, self.runs = real, 0
+
+    async def arun(self, code, **kwargs):
+        self.runs += 1
+        return await self.real.arun(code, **kwargs)
+
+
+def test_reference_results_are_cached_per_lesson_version(softmax_lesson, sandbox):
+    clear_cache()
+    counting = CountingSandbox(sandbox)
+    assert grade(softmax_lesson, softmax_lesson.exercise.solution, counting).correct
+    # 3 learner runs + 3 solution runs + 3 runs of the mistake.
+    assert counting.runs == 9
+    counting.runs = 0
+    assert not grade(softmax_lesson, softmax_lesson.exercise.starter, counting).correct
+    assert counting.runs == 3
+
+
+def test_async_and_sync_grading_from_inside_an_event_loop(softmax_lesson):
+    async def main():
+        a = await agrade(softmax_lesson, softmax_lesson.exercise.solution)
+        b = grade(softmax_lesson, softmax_lesson.exercise.solution)  # sync call in a loop thread
+        return a, b
+
+    a, b = asyncio.run(main())
+    assert a.correct and b.correct
+
+
+class FlakySandbox:
+    """The real sandbox, but answering ``busy`` (or raising) for the first ``n`` runs."""
+
+    def __init__(self, real, n, raise_instead=False):
+        self.real, self.n, self.raise_instead = real, n, raise_instead
+
+    async def arun(self, code, **kwargs):
+        from codeblanks.sandbox import RunResult
+
+        if self.n > 0:
+            self.n -= 1
+            if self.raise_instead:
+                raise RuntimeError("broken sandbox")
+            return RunResult("busy")
+        return await self.real.arun(code, **kwargs)
+
+
+def test_busy_and_broken_sandboxes_are_verdicts_not_exceptions(softmax_lesson, sandbox):
+    clear_cache()
+    assert grade(softmax_lesson, softmax_lesson.exercise.solution, sandbox).correct
+    g = grade(softmax_lesson, softmax_lesson.exercise.solution, FlakySandbox(sandbox, 1))
+    assert g.verdict == "busy" and "try again" in g.feedback[0]
+    g = grade(softmax_lesson, "print(1)", FlakySandbox(sandbox, 1, raise_instead=True))
+    assert g.verdict == "sandbox-error"
+    # Reference results are patient: a busy moment while computing them is waited out.
+    clear_cache()
+    ref = asyncio.run(areference(softmax_lesson, FlakySandbox(sandbox, 2)))
+    assert ref.platform_failure is None
+    assert all(run.ok for run in ref.solution.values())

@@ -1,0 +1,106 @@
+"""The mutation check (`prove`): real proofs through the real sandbox, and the problems a weak
+or broken lesson gets."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from grading_helpers import AXIS_0, SOFTMAX_VARIANTS, blank, make_lesson, with_grading
+
+from codeblanks.content.model import Variant
+from codeblanks.grading import prove
+
+
+def _codes(problems) -> list[str]:
+    return sorted(p.code for p in problems)
+
+
+def test_a_strong_lesson_proves_clean(softmax_lesson):
+    assert prove(softmax_lesson) == []
+
+
+def test_output_only_checks_cannot_tell_a_printed_constant_from_the_solution(weak_lesson):
+    problems = prove(weak_lesson)
+    assert _codes(problems) == ["grading.E005"]
+    (p,) = problems
+    assert p.message == (
+        "this check cannot tell a program that prints the expected output as a constant from "
+        "the solution"
+    )
+    assert "declare [grading] inputs and variants" in p.fix
+
+
+def test_the_qkv_checks_without_variants_and_values_are_reported_weak(qkv):
+    # On the visible data a softmax along axis 0 prints the expected output: only the hidden
+    # cases and the compared values tell it apart. Without them, the proof says so.
+    weak = with_grading(qkv, values=(), mistakes=(), variants=())
+    problems = prove(weak)
+    assert {p.code for p in problems} == {"grading.E005"}
+    messages = [p.message for p in problems]
+    assert any("prints the expected output as a constant" in m for m in messages)
+    axis = [p for p in problems if "another `axis=`" in p.message]
+    assert axis and axis[0].line is not None
+    assert "axis=1" in qkv.exercise.solution.splitlines()[axis[0].line - 1]
+
+
+def test_broken_lessons_get_each_problem(softmax_lesson):
+    lesson = make_lesson(
+        "softmax-rows",
+        lesson_id="softmax-rows-broken",
+        inputs=("S",),
+        variants=SOFTMAX_VARIANTS + (Variant("one-dimensional", {"S": "np.ones(3)"}),),
+        values=("P", "nowhere"),
+        messages={
+            "axis-0.py": AXIS_0,
+            "columns.py": "Another message for the same slip.",
+            "same-as-solution.py": "This is not wrong at all.",
+        },
+        questions=(
+            blank("P = ____", "P_undefined", id="broken-blank"),
+            blank("x.sum(axis=____)", "1|-1", check="regex", accept=("-1",), id="regex-ok"),
+            blank("x = ____", "(", check="regex", id="regex-broken"),
+        ),
+    )
+    ex = dataclasses.replace(lesson.exercise, starter=lesson.exercise.solution)
+    problems = prove(dataclasses.replace(lesson, exercise=ex))
+    codes = _codes(problems)
+    assert codes == [
+        "grading.E002",
+        "grading.E003",
+        "grading.E004",
+        "grading.E006",
+        "grading.E008",
+        "grading.E008",
+        "grading.E009",
+    ], [str(p) for p in problems]
+    by = {p.code: p for p in problems}
+    blanks = sorted(p.message for p in problems if p.code == "grading.E008")
+    assert "“broken-blank”" in blanks[0] and "“regex-broken”" in blanks[1]
+    assert "pattern is invalid" in blanks[1]
+    assert by["grading.E003"].path.name == "same-as-solution.py"
+    assert by["grading.E004"].path.name == "columns.py"
+    assert AXIS_0 in by["grading.E004"].message
+    assert "“one-dimensional”" in by["grading.E006"].message
+    assert "AxisError" in by["grading.E006"].message
+    assert "`nowhere`" in by["grading.E009"].message
+
+
+def test_a_wrong_expected_output_and_a_missing_input(softmax_lesson):
+    ex = dataclasses.replace(softmax_lesson.exercise, expected_output="[[1. 0. 0.]]\n")
+    wrong = dataclasses.replace(softmax_lesson, exercise=ex, id="softmax-rows-wrong-expected")
+    assert "grading.E001" in _codes(prove(wrong))
+    renamed = with_grading(
+        softmax_lesson, inputs=("T",), variants=(Variant("t", {"T": "np.ones((2, 2))"}),)
+    )
+    problems = [p for p in prove(renamed) if p.code == "grading.E007"]
+    assert {p.path.name for p in problems} == {"solution.py", "starter.py", "axis-0.py"}
+
+
+def test_every_built_in_lesson_declares_variants_and_proves_clean():
+    from codeblanks.content import catalog
+
+    lessons = catalog().lessons()
+    assert any(lesson.id == "query-key-value" for lesson in lessons)
+    for lesson in lessons:
+        assert lesson.exercise.grading.variants, f"{lesson.id} declares no variants"
+        assert [str(p) for p in prove(lesson)] == [], lesson.id

@@ -1,0 +1,70 @@
+"""Value checks: shape, dtype and values compared in the grader's process, with hints."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from codeblanks.grading.values import compare_values, describe_difference, same_value
+
+rng = np.random.default_rng(0)
+S = rng.normal(size=(3, 3))
+ROWS = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)
+COLS = np.exp(S) / np.exp(S).sum(axis=0, keepdims=True)
+
+
+def test_equal_values_pass_despite_rounding_noise():
+    einsum = np.einsum("ij,jk->ik", S, S)
+    assert same_value(einsum, S @ S)
+    assert describe_difference("A", ROWS, ROWS) == []
+    assert compare_values({"A": ROWS}, {"A": ROWS}, ("A",)) == []
+
+
+def test_softmax_along_the_wrong_axis_gets_the_row_sum_hint():
+    (msg,) = describe_difference("A", COLS, ROWS)
+    assert msg.startswith("`A` has shape (3, 3), good; but its rows should sum to 1 and row ")
+    assert "which axis did softmax normalise?" in msg
+    assert "Its columns sum to 1 instead." in msg
+    row = int(msg.split("row ")[1].split(" ")[0])
+    assert f"sums to {COLS[row].sum():.4g}" in msg
+
+
+def test_shape_hints():
+    (msg,) = describe_difference("K", np.ones((4, 3)), np.ones((3, 4)))
+    assert "shape (4, 3), but shape (3, 4)" in msg and "transposed" in msg
+    (msg,) = describe_difference("s", np.ones(3), np.ones((3, 1)))
+    assert "keepdims=True" in msg
+
+
+def test_transposed_and_scaled_values_are_named():
+    (msg,) = describe_difference("scores", S.T, S)
+    assert "transposed" in msg
+    (msg,) = describe_difference("scores", S / 2.0, S)
+    assert "0.5 times" in msg
+
+
+def test_missing_and_dtype():
+    msgs = compare_values({}, {"Q": S, "K": S}, ("Q", "K"))
+    assert msgs == [
+        "`Q` and `K` are not defined when your program ends: the task asks for them as "
+        "variables at the top level."
+    ]
+    (msg,) = describe_difference("mask", S, S > 0)
+    assert "bool" in msg
+    assert describe_difference("n", np.array(3), np.array(3.0)) == []
+    assert describe_difference("name", "'abc'", "'abd'") == [
+        "`name` is 'abc', but 'abd' is expected."
+    ]
+
+
+def test_tolerance_is_the_lessons_or_a_tiny_floor():
+    assert not same_value(S + 1e-4, S)
+    assert same_value(S + 1e-4, S, atol=1e-3)
+
+
+def test_nan_inf_and_complex_values_never_raise():
+    nan = np.array([[np.nan, 1.0], [2.0, np.inf]])
+    assert describe_difference("a", nan, nan.copy()) == []
+    (msg,) = describe_difference("a", np.full((2, 2), np.nan), np.ones((2, 2)))
+    assert msg.startswith("`a` has shape (2, 2), good; but")
+    assert same_value(np.array([1 + 1j]), np.array([1 + 1j]))
+    assert not same_value(np.array([1 + 1j]), np.array([1 - 1j]))
