@@ -1,72 +1,61 @@
-"""TEMPORARY placeholder with the final interface; the fork-server replaces its insides.
+"""The sandbox's public face: ``Sandbox`` and the process-wide ``get_sandbox()``.
 
-It runs each program in a fresh, unisolated interpreter. Never use it on a server.
+    Sandbox.run(code, *, filename="main.py", limits=None, capture=()) -> RunResult
+    await Sandbox.arun(...)        same, without blocking the event loop
+    Sandbox.close()
+
+Errors:
+    SandboxUnavailable  raised when the sandbox starts on a machine that cannot isolate programs
+                        (the message says why and what to do). Everything that happens to a
+                        program afterwards is a RunResult, never an exception.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
+import logging
 import os
-import subprocess
 import sys
-import tempfile
-import time
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
+from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.result import RunLimits, RunResult
+from codeblanks.sandbox.supervisor import SandboxUnavailable, Supervisor, isolation_problem
 
-from codeblanks.sandbox.result import (
-    ERROR,
-    OK,
-    OUTPUT_LIMIT,
-    TIMEOUT,
-    RunLimits,
-    RunResult,
-)
+__all__ = ["Sandbox", "SandboxUnavailable", "get_sandbox"]
 
-_RUNNER = r"""
-import io, os, sys, numpy as np
-code_path, filename, names = sys.argv[1], sys.argv[2], sys.argv[3:]
-src = open(code_path).read()
-g = {"__name__": "__main__", "__file__": filename}
-status = 0
-try:
-    exec(compile(src, filename, "exec"), g)
-except SystemExit as e:
-    status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-except BaseException:
-    import traceback
-    tb = traceback.format_exc()
-    sys.stderr.write(tb)
-    status = 1
-sys.stdout.flush()
-out = {}
-for n in names:
-    if n in g:
-        v = g[n]
-        try:
-            a = np.asarray(v)
-            if a.dtype.kind in "biufc":
-                buf = io.BytesIO(); np.save(buf, a, allow_pickle=False)
-                out[n] = ("npy", buf.getvalue().hex())
-                continue
-        except Exception:
-            pass
-        out[n] = ("repr", repr(v))
-with open(code_path + ".values", "w") as f:
-    f.write(repr(out))
-sys.exit(status)
+log = logging.getLogger("codeblanks.sandbox")
+
+UNSAFE_WARNING = """
+!!! CODEBLANKS_UNSAFE_NO_SANDBOX=1: programs run WITHOUT ISOLATION !!!
+They can read and change every file this user can, reach the network, and see this
+process's environment. Use this only for yourself, on 127.0.0.1, with code you trust.
 """
 
 
-class SandboxUnavailable(RuntimeError):
-    """This machine cannot isolate programs; the message says why and what to do."""
-
-
 class Sandbox:
-    def __init__(self, slots: int | None = None) -> None:
-        self.slots = slots or os.cpu_count() or 1
+    """Runs learners' programs in the isolated fork-server; thread-safe."""
+
+    def __init__(self, slots: int | None = None, *, config: SandboxConfig | None = None) -> None:
+        config = config or SandboxConfig.from_env()
+        if slots is not None:
+            config = SandboxConfig(slots=slots, queue=config.queue, spares=config.spares,
+                                   modules=config.modules, unsafe=config.unsafe)  # fmt: skip
+        self.config = config
+        self.slots = config.slots
+        if config.unsafe:
+            sys.stderr.write(UNSAFE_WARNING)
+            log.warning("sandbox isolation is OFF (CODEBLANKS_UNSAFE_NO_SANDBOX=1)")
+        else:
+            problem = isolation_problem()
+            if problem:
+                raise SandboxUnavailable(problem)
+        self._supervisor = Supervisor(config)
+        self._executor = ThreadPoolExecutor(
+            max_workers=config.slots + config.queue_size + 1, thread_name_prefix="sandbox-run"
+        )
 
     def run(
         self,
@@ -76,61 +65,43 @@ class Sandbox:
         limits: RunLimits | None = None,
         capture: Sequence[str] = (),
     ) -> RunResult:
-        limits = limits or RunLimits()
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "code.py")
-            with open(path, "w") as f:
-                f.write(code)
-            start = time.perf_counter()
-            try:
-                proc = subprocess.run(
-                    [sys.executable, "-c", _RUNNER, path, filename, *capture],
-                    capture_output=True,
-                    timeout=limits.wall_s,
-                    cwd=tmp,
-                    stdin=subprocess.DEVNULL,
-                )
-            except subprocess.TimeoutExpired:
-                return RunResult(TIMEOUT, duration_ms=(time.perf_counter() - start) * 1000)
-            ms = (time.perf_counter() - start) * 1000
-            values = {}
-            try:
-                import ast
+        """Run ``code`` as the program ``filename``; always returns a RunResult."""
+        return self._supervisor.run(code, filename, limits or RunLimits(), tuple(capture))
 
-                raw = ast.literal_eval(open(path + ".values").read())
-                for name, (kind, data) in raw.items():
-                    if kind == "npy":
-                        values[name] = np.load(io.BytesIO(bytes.fromhex(data)), allow_pickle=False)
-                    else:
-                        values[name] = data
-            except OSError:
-                pass
-        out, err = proc.stdout, proc.stderr
-        verdict = OK if proc.returncode == 0 else ERROR
-        if len(out) > limits.output_bytes or len(err) > limits.output_bytes:
-            verdict = OUTPUT_LIMIT
-        return RunResult(
-            verdict,
-            stdout=out[: limits.output_bytes].decode(errors="replace"),
-            stderr=err[: limits.output_bytes].decode(errors="replace"),
-            exit_code=proc.returncode,
-            duration_ms=ms,
-            values=values,
+    async def arun(
+        self,
+        code: str,
+        *,
+        filename: str = "main.py",
+        limits: RunLimits | None = None,
+        capture: Sequence[str] = (),
+    ) -> RunResult:
+        """``run()`` on a worker thread: the event loop keeps serving while the program runs."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor,
+            lambda: self.run(code, filename=filename, limits=limits, capture=capture),
         )
 
-    async def arun(self, code: str, **kwargs) -> RunResult:
-        return await asyncio.to_thread(self.run, code, **kwargs)
-
     def close(self) -> None:
-        pass
+        """Stop the zygote and every child; later runs return ``sandbox-error``."""
+        self._supervisor.close()
+        self._executor.shutdown(wait=False)
 
 
 _shared: Sandbox | None = None
+_shared_pid = 0
+_shared_lock = threading.Lock()
 
 
 def get_sandbox() -> Sandbox:
-    """The process-wide sandbox, started on first use."""
-    global _shared
-    if _shared is None:
-        _shared = Sandbox()
-    return _shared
+    """The process-wide sandbox, started on first use (raises SandboxUnavailable if it cannot).
+
+    A forked process (e.g. a server worker) gets its own: threads and sockets do not survive
+    fork."""
+    global _shared, _shared_pid
+    with _shared_lock:
+        if _shared is None or _shared_pid != os.getpid():
+            _shared = Sandbox()
+            _shared_pid = os.getpid()
+        return _shared
