@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from grading_helpers import AXIS_0, SOFTMAX_VARIANTS, make_lesson
 
 from codeblanks.content.model import Lesson
 from codeblanks.sandbox import get_sandbox
+
+from .grading_helpers import AXIS_0, SOFTMAX_VARIANTS, make_lesson
 
 
 @pytest.fixture(scope="session")

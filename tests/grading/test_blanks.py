@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from grading_helpers import blank
 
 from codeblanks.content.model import BlankQuestion
 from codeblanks.grading import acheck_blank, check_blank
+
+from .grading_helpers import blank
 
 
 def _question(lesson, qid: str) -> BlankQuestion:

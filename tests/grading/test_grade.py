@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
-from grading_helpers import AXIS_0, with_grading
-
 from codeblanks.content.model import Limits
 from codeblanks.grading import agrade, grade
 from codeblanks.grading.reference import areference, clear_cache
+
+from .grading_helpers import AXIS_0, with_grading
 
 SETUP = "import numpy as np\n\nS = np.array([[1.0, 2.0, 3.0], [2.0, 0.0, 2.0], [3.0, 1.0, 0.0]])\n"
 PRINT = "print(np.round(P, 3))\n"

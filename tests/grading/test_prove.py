@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from grading_helpers import AXIS_0, SOFTMAX_VARIANTS, blank, make_lesson, with_grading
-
 from codeblanks.content.model import Variant
 from codeblanks.grading import prove
+
+from .grading_helpers import AXIS_0, SOFTMAX_VARIANTS, blank, make_lesson, with_grading
 
 
 def _codes(problems) -> list[str]:
