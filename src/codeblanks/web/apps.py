@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class WebConfig(AppConfig):
+    name = "codeblanks.web"
+    label = "codeblanks"
+    verbose_name = "CodeBlanks"

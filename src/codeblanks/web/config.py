@@ -1,0 +1,216 @@
+"""The web app's configuration: every ``CODEBLANKS_*`` environment variable it reads, declared
+once, as data.
+
+How settings flow::
+
+    environment ──> SETTINGS (name, default, help) ──> Config (frozen) ──> codeblanks.web.settings
+                                                                      └──> codeblanks.web.serve
+
+Nothing else in ``codeblanks.web`` reads ``os.environ``. docs/settings.md documents each entry of
+``SETTINGS``, and tests/web/test_config.py fails when one is missing there. The sandbox and the
+content loader read their own variables (``CODEBLANKS_SANDBOX_*``, ``CODEBLANKS_UNSAFE_NO_SANDBOX``,
+``CODEBLANKS_COURSES``); they are listed in ``OTHER_SETTINGS`` so the docs test covers them too.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: str
+    help: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("CODEBLANKS_DATA_DIR", "./data", "Folder for local state: SQLite file, secret key."),
+    Setting(
+        "CODEBLANKS_DATABASE_URL",
+        "sqlite:///<data dir>/codeblanks.sqlite3",
+        "Where progress and accounts live: sqlite:///path or postgresql://user:pw@host:5432/db.",
+    ),
+    Setting(
+        "CODEBLANKS_SECRET_KEY",
+        "(generated into <data dir>/secret_key)",
+        "Django's signing key; must be set, and equal on every node, in production.",
+    ),
+    Setting(
+        "CODEBLANKS_ALLOWED_HOSTS",
+        "localhost,127.0.0.1,[::1]",
+        "Host names served, comma-separated.",
+    ),
+    Setting("CODEBLANKS_DEBUG", "false", "Django debug pages. Never on a public site."),
+    Setting(
+        "CODEBLANKS_CACHE_URL",
+        "locmem://",
+        "Cache for rate limits: locmem:// (one process) or redis://host:6379/0 (shared by nodes).",
+    ),
+    Setting("CODEBLANKS_RUN_RATE", "30", "Runs per minute per client address; 0 turns limits off."),
+    Setting("CODEBLANKS_MAX_CODE_BYTES", "65536", "Largest program accepted, in bytes (UTF-8)."),
+    Setting(
+        "CODEBLANKS_FORWARDED_ALLOW_IPS",
+        "127.0.0.1",
+        "Proxies whose X-Forwarded-For/-Proto `codeblanks serve` trusts (comma-separated, or *).",
+    ),
+)
+
+# Read by other layers (documented in docs/settings.md all the same).
+OTHER_SETTINGS: tuple[str, ...] = (
+    "CODEBLANKS_SANDBOX_SLOTS",
+    "CODEBLANKS_SANDBOX_QUEUE",
+    "CODEBLANKS_SANDBOX_SPARES",
+    "CODEBLANKS_SANDBOX_MODULES",
+    "CODEBLANKS_UNSAFE_NO_SANDBOX",
+    "CODEBLANKS_COURSES",
+)
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+class ConfigError(ValueError):
+    """A ``CODEBLANKS_*`` variable has a value we cannot use; the message names it."""
+
+
+@dataclass(frozen=True)
+class Config:
+    data_dir: Path
+    database_url: str
+    secret_key: str
+    secret_key_from_env: bool
+    allowed_hosts: tuple[str, ...]
+    debug: bool
+    cache_url: str
+    run_rate: int
+    max_code_bytes: int
+    forwarded_allow_ips: str
+
+    @property
+    def local(self) -> bool:
+        """Local mode: one machine, SQLite. Migrations run on start; the key may be generated."""
+        return self.database_url.startswith("sqlite:")
+
+
+def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ConfigError(f"{name}={raw!r}: use true or false")
+
+
+def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> int:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: expected a whole number") from None
+    if value < minimum:
+        raise ConfigError(f"{name}={raw!r}: must be at least {minimum}")
+    return value
+
+
+def _secret_key(env: Mapping[str, str], data_dir: Path) -> tuple[str, bool]:
+    """The key from the environment, else the one kept in the data dir (made on first use)."""
+    key = env.get("CODEBLANKS_SECRET_KEY", "").strip()
+    if key:
+        return key, True
+    path = data_dir / "secret_key"
+    try:
+        return path.read_text().strip(), False
+    except FileNotFoundError:
+        pass
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    # Created with O_EXCL and mode 0600: two processes starting at once cannot both write one.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip(), False
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    return key, False
+
+
+def from_env(env: Mapping[str, str] | None = None) -> Config:
+    """Read the configuration. Raises ``ConfigError`` naming the variable that is wrong."""
+    env = os.environ if env is None else env
+    data_dir = Path(env.get("CODEBLANKS_DATA_DIR") or "./data").expanduser().resolve()
+    database_url = (
+        env.get("CODEBLANKS_DATABASE_URL") or f"sqlite:///{data_dir / 'codeblanks.sqlite3'}"
+    )
+    database(database_url)  # fail early on a URL we cannot use
+    hosts = env.get("CODEBLANKS_ALLOWED_HOSTS") or "localhost,127.0.0.1,[::1]"
+    key, from_env_var = _secret_key(env, data_dir)
+    cache_url = env.get("CODEBLANKS_CACHE_URL") or "locmem://"
+    cache(cache_url)
+    return Config(
+        data_dir=data_dir,
+        database_url=database_url,
+        secret_key=key,
+        secret_key_from_env=from_env_var,
+        allowed_hosts=tuple(h.strip() for h in hosts.split(",") if h.strip()),
+        debug=_bool(env, "CODEBLANKS_DEBUG", False),
+        cache_url=cache_url,
+        run_rate=_int(env, "CODEBLANKS_RUN_RATE", 30),
+        max_code_bytes=_int(env, "CODEBLANKS_MAX_CODE_BYTES", 65536, minimum=1),
+        forwarded_allow_ips=env.get("CODEBLANKS_FORWARDED_ALLOW_IPS") or "127.0.0.1",
+    )
+
+
+def database(url: str) -> dict:
+    """Django's ``DATABASES["default"]`` for a database URL (sqlite or postgresql)."""
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        # sqlite:///relative/path or sqlite:////absolute/path (the path follows "sqlite:///").
+        path = unquote(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else ""
+        if not path:
+            raise ConfigError(f"CODEBLANKS_DATABASE_URL={url!r}: give a file, sqlite:///path")
+        if path == ":memory:":
+            path = ":memory:"
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": path,
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+        }
+    if parts.scheme in ("postgresql", "postgres"):
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ConfigError(f"CODEBLANKS_DATABASE_URL: name the database, {parts.scheme}://…/db")
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(parts.port or ""),
+            "OPTIONS": dict(parse_qsl(parts.query)),  # e.g. ?sslmode=require
+            "CONN_HEALTH_CHECKS": True,
+        }
+    raise ConfigError(f"CODEBLANKS_DATABASE_URL: unknown scheme {parts.scheme!r}")
+
+
+def cache(url: str) -> dict:
+    """Django's ``CACHES["default"]`` for a cache URL (locmem:// or redis[s]://)."""
+    scheme = urlsplit(url).scheme
+    if scheme == "locmem":
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "codeblanks",
+        }
+    if scheme in ("redis", "rediss"):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ConfigError(f"CODEBLANKS_CACHE_URL: unknown scheme {scheme!r} (locmem:// or redis://)")

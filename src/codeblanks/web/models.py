@@ -1,0 +1,95 @@
+"""What the web app stores: each learner's progress per lesson, their answers, and one row per
+run. Lessons themselves are files (``codeblanks.content``); rows point at them by
+``Lesson.uuid``, which never changes, never by a foreign key.
+
+A learner is either a user or an anonymous visitor. Anonymous rows carry ``anon_key``, a random
+token kept in the visitor's session; signing up or logging in moves them onto the user
+(``services.learner_claim``). Every row has exactly one of the two owners.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+OWNED = Q(user__isnull=False, anon_key="") | (Q(user__isnull=True) & ~Q(anon_key=""))
+
+
+class LessonProgress(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="lesson_progress",
+    )
+    anon_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    lesson_uuid = models.CharField(max_length=64)
+    code = models.TextField(blank=True, default="")
+    has_code = models.BooleanField(default=False)  # False: show the starter
+    code_saved_at = models.DateTimeField(null=True, blank=True)
+    solved_at = models.DateTimeField(null=True, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "lesson progress"
+        constraints = [
+            models.CheckConstraint(condition=OWNED, name="progress_one_owner"),
+            models.UniqueConstraint(
+                fields=["user", "lesson_uuid"],
+                condition=Q(user__isnull=False),
+                name="progress_unique_user_lesson",
+            ),
+            models.UniqueConstraint(
+                fields=["anon_key", "lesson_uuid"],
+                condition=~Q(anon_key=""),
+                name="progress_unique_anon_lesson",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user or self.anon_key[:8]} · {self.lesson_uuid}"
+
+
+class QuestionAnswer(models.Model):
+    """The learner's latest answer to one question, and whether it was right."""
+
+    progress = models.ForeignKey(LessonProgress, on_delete=models.CASCADE, related_name="answers")
+    question_id = models.CharField(max_length=100)
+    answer = models.JSONField()  # choice: index; blank: text; match: list of meaning indexes
+    correct = models.BooleanField(default=False)
+    tries = models.PositiveIntegerField(default=0)
+    answered_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["progress", "question_id"], name="answer_unique"),
+        ]
+
+
+class Attempt(models.Model):
+    """One press of Run on a lesson: what the grader said and how long it took."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="attempts",
+    )
+    anon_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    lesson_uuid = models.CharField(max_length=64, db_index=True)
+    verdict = models.CharField(max_length=32)
+    case = models.CharField(max_length=200, blank=True, default="")
+    duration_ms = models.FloatField(default=0.0)
+    code_bytes = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.CheckConstraint(condition=OWNED, name="attempt_one_owner")]
+
+    def __str__(self) -> str:
+        return f"{self.verdict} · {self.lesson_uuid} · {self.created_at:%Y-%m-%d %H:%M}"

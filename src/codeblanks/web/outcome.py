@@ -1,0 +1,140 @@
+"""A grade as the learner reads it: the verdict in words, their output, the line diff against the
+expected output, the grader's feedback, the traceback cut to their own lines, and limits
+explained in plain words. Templates only lay out what ``present`` returns (auto-escaped)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codeblanks.content.model import Lesson
+from codeblanks.grading import Grade
+from codeblanks.grading.reference import limits_for
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    kind: str  # "same", "expected" (missing from yours), "got" (only in yours), "gap"
+    text: str
+
+
+@dataclass(frozen=True)
+class RunView:
+    verdict: str
+    tone: str  # good | bad | warn (for colour; the words say it all)
+    title: str
+    detail: str
+    stdout: str
+    expected: str
+    diff: list[DiffRow] = field(default_factory=list)
+    feedback: list[str] = field(default_factory=list)
+    traceback: str = ""
+    error_line: int | None = None
+    stderr: str = ""
+    case: str | None = None
+    duration_ms: float = 0.0
+
+
+def _diff_rows(lines: list[str]) -> list[DiffRow]:
+    """The grader's unified diff (expected → yours) as rows; file headers dropped."""
+    rows = []
+    for line in lines:
+        if line.startswith(("---", "+++")):
+            continue
+        if line.startswith("@@"):
+            if rows:
+                rows.append(DiffRow("gap", "⋯"))
+            continue
+        if line.startswith("-"):
+            rows.append(DiffRow("expected", line[1:]))
+        elif line.startswith("+"):
+            rows.append(DiffRow("got", line[1:]))
+        elif line.startswith(" "):
+            rows.append(DiffRow("same", line[1:]))
+        else:
+            rows.append(DiffRow("gap", line))
+    return rows
+
+
+def _words(verdict: str, lesson: Lesson, case: str | None) -> tuple[str, str, str]:
+    lim = limits_for(lesson)
+    hidden = f" on another set of inputs ({case})" if case and case != "visible" else ""
+    table = {
+        "correct": (
+            "good",
+            "Correct",
+            "Your program prints exactly the expected output. Well done!",
+        ),
+        "incorrect": (
+            "bad",
+            "Not quite",
+            f"Your program ran, but its output{hidden} is not the expected one. "
+            "The lines that differ are marked below.",
+        ),
+        "error": (
+            "bad",
+            "Your program stopped with an error",
+            f"It failed{hidden}; see where below.",
+        ),
+        "timeout": (
+            "warn",
+            "Time limit reached",
+            f"Your program ran{hidden} for longer than {lim.wall_s:g} seconds and was stopped. "
+            "Look for a loop that never ends, or for work on far larger arrays than needed.",
+        ),
+        "memory-limit": (
+            "warn",
+            "Memory limit reached",
+            f"Your program{hidden} tried to use more than {lim.memory_mb} MB of memory and was "
+            "stopped. Check the shapes of the arrays you create.",
+        ),
+        "output-limit": (
+            "warn",
+            "Too much output",
+            f"Your program{hidden} printed more than {lim.output_bytes // 1024} KB, so the rest "
+            "was cut off. Print less: the task asks for a few lines.",
+        ),
+        "busy": (
+            "warn",
+            "The server is busy",
+            "Many programs are running right now, so yours did not start. Try again in a moment.",
+        ),
+        "sandbox-error": (
+            "warn",
+            "Something went wrong on our side",
+            "Your program could not be run, through no fault of yours. Please try again.",
+        ),
+    }
+    return table.get(verdict, ("warn", verdict, "The run ended unexpectedly."))
+
+
+def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
+    tone, title, detail = _words(grade.verdict, lesson, grade.case)
+    cases = len(getattr(grade, "cases", ()) or ())
+    if grade.correct and cases > 1:
+        detail = (
+            f"Your program prints exactly the expected output, and gives the right results on "
+            f"all {cases} sets of inputs it was run on ({cases - 1} of them hidden). Well done!"
+        )
+    diff = []
+    if grade.verdict == "incorrect":
+        diff = _diff_rows(list(getattr(grade, "diff", ()) or ()))
+    # The grader already cut the traceback down to the learner's own frames.
+    traceback, stderr = "", grade.stderr
+    if grade.verdict == "error" and "Traceback" in grade.stderr:
+        traceback, stderr = grade.stderr, ""
+    error_line = getattr(grade, "line", None)
+    return RunView(
+        verdict=grade.verdict,
+        tone=tone,
+        title=title,
+        detail=detail,
+        stdout=grade.stdout,
+        expected=grade.expected,
+        diff=diff,
+        feedback=[f for f in grade.feedback if f],
+        traceback=traceback,
+        error_line=error_line,
+        stderr=stderr,
+        case=grade.case,
+        duration_ms=grade.duration_ms,
+    )

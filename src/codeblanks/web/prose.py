@@ -1,0 +1,86 @@
+"""Lesson Markdown to HTML, on the server: CommonMark with tables, code blocks highlighted by
+Pygments, and ``$…$`` / ``$$…$$`` math left as escaped TeX in ``<span|div class="math …">``
+(mdit-py-plugins' dollarmath) for the vendored KaTeX (static/codeblanks/vendor/math.js) to
+typeset in the browser, inside any ``.prose`` element. No network at run time.
+
+Raw HTML in lesson files is escaped, not passed through: course folders can come from anyone
+who can write to ``CODEBLANKS_COURSES``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+_FORMATTER = HtmlFormatter(nowrap=True)
+
+
+def highlight_code(code: str, language: str = "python", *, inline: bool = False) -> SafeString:
+    """Pygments' token spans for ``code`` (no wrapper); plain escaped text for unknown languages.
+    ``inline`` keeps surrounding spaces and adds no final newline (a piece of one line)."""
+    opts = {"stripnl": False, "ensurenl": False} if inline else {}
+    try:
+        lexer = get_lexer_by_name(language or "text", **opts)
+    except ClassNotFound:
+        return mark_safe(escape(code))
+    html = highlight(code, lexer, _FORMATTER)
+    if inline and html.endswith("\n") and not code.endswith("\n"):
+        html = html[:-1]
+    return mark_safe(html)
+
+
+def _fence(code: str, lang: str, attrs: str) -> str:
+    lang = (lang or "").split()[0] if lang else ""
+    label = f' data-lang="{escape(lang)}"' if lang else ""
+    # Starting with <pre, this is used as it is (markdown-it adds no wrapper of its own).
+    body = highlight_code(code, lang)
+    return f'<pre class="code"{label}><code class="highlight">{body}</code></pre>\n'
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "highlight": _fence, "typographer": False})
+    md.enable("table")
+    md.use(dollarmath_plugin, allow_space=True, double_inline=True)
+    return md
+
+
+@lru_cache(maxsize=512)
+def render(text: str) -> SafeString:
+    """A Markdown document as HTML (block level)."""
+    return mark_safe(_md().render(text or ""))
+
+
+@lru_cache(maxsize=256)
+def render_lesson_text(text: str, title: str = "") -> SafeString:
+    """Lesson Markdown under the page's own ``<h1>``: a first heading that repeats the lesson
+    title is dropped, and every heading moves one level down (``#`` becomes ``<h2>``), so the
+    page keeps one ``<h1>`` and a sound outline."""
+    md = _md()
+    env: dict = {}
+    tokens = md.parse(text or "", env)
+    first = next((i for i, t in enumerate(tokens) if t.type == "heading_open"), None)
+    if (
+        first is not None
+        and not any(t.type == "paragraph_open" for t in tokens[:first])
+        and tokens[first + 1].content.strip().lower() == title.strip().lower()
+    ):
+        del tokens[first : first + 3]
+    for t in tokens:
+        if t.type in ("heading_open", "heading_close"):
+            t.tag = f"h{min(int(t.tag[1]) + 1, 6)}"
+    return mark_safe(md.renderer.render(tokens, md.options, env))
+
+
+@lru_cache(maxsize=2048)
+def render_inline(text: str) -> SafeString:
+    """One line of Markdown (a question prompt, option or explanation) without a paragraph."""
+    return mark_safe(_md().renderInline(text or ""))

@@ -1,0 +1,176 @@
+"""Questions in the browser: reading an answer out of a form, judging choice and matching
+answers (blanks are judged by ``codeblanks.grading``, in the sandbox), and the stable shuffled
+order in which matching meanings are offered."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
+
+MAX_BLANK_CHARS = 500
+
+
+class BadAnswer(ValueError):
+    """The form did not hold a usable answer; the message says what is missing."""
+
+
+def question_get(questions, question_id: str) -> Question | None:
+    return next((q for q in questions if q.id == question_id), None)
+
+
+def meaning_order(question: MatchQuestion) -> list[int]:
+    """Indexes of the meanings in the order the drop-downs list them: shuffled, so the answer is
+    not the author's order, but the same on every page load and every server."""
+
+    def key(i: int) -> str:
+        return hashlib.sha256(f"{question.id}\0{question.pairs[i][1]}".encode()).hexdigest()
+
+    order = sorted(range(len(question.pairs)), key=key)
+    if len(order) > 1 and order == list(range(len(order))):
+        order = order[1:] + order[:1]  # never offer the answers in the right order
+    return order
+
+
+def parse_answer(question: Question, data: Mapping[str, str]) -> object:
+    """The answer in a POSTed form, as stored: an option index, a text, or a list of meaning
+    indexes (one per term). Raises ``BadAnswer``."""
+    if isinstance(question, ChoiceQuestion):
+        raw = data.get("choice", "")
+        if not raw.isdigit() or int(raw) >= len(question.options):
+            raise BadAnswer("Choose one of the options.")
+        return int(raw)
+    if isinstance(question, BlankQuestion):
+        text = data.get("blank", "").strip()
+        if not text:
+            raise BadAnswer("Fill in the blank.")
+        if len(text) > MAX_BLANK_CHARS:
+            raise BadAnswer(f"Keep the answer under {MAX_BLANK_CHARS} characters.")
+        return text
+    if isinstance(question, MatchQuestion):
+        picks = []
+        for i in range(len(question.pairs)):
+            raw = data.get(f"match-{i}", "")
+            if not raw.isdigit() or int(raw) >= len(question.pairs):
+                raise BadAnswer("Choose a meaning for every term.")
+            picks.append(int(raw))
+        return picks
+    raise BadAnswer("This kind of question cannot be answered here.")
+
+
+def judge_local(question: Question, answer: object) -> tuple[bool, list[bool]]:
+    """Right or wrong for a choice or matching answer, and for matching which terms are right."""
+    if isinstance(question, ChoiceQuestion):
+        return answer == question.answer, []
+    if isinstance(question, MatchQuestion):
+        per_term = [pick == i for i, pick in enumerate(answer)]
+        return all(per_term), per_term
+    raise TypeError(f"{question.kind} questions are judged by the grader")
+
+
+# ---- what a template needs to show one question ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    value: int
+    text: str
+    checked: bool = False
+    right: bool = False
+
+
+@dataclass(frozen=True)
+class TermRow:
+    index: int
+    term: str
+    meaning: str  # the right meaning (for review and feedback)
+    options: list[Option]
+    right: bool | None = None  # after an answer: this term's pick was right
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    question: Question
+    number: int
+    answered: bool  # the learner has answered it (their latest answer is shown)
+    correct: bool
+    tries: int
+    options: list[Option] = field(default_factory=list)  # choice
+    before: str = ""  # blank: the code line around the ____
+    after: str = ""
+    value: str = ""  # blank: the learner's text
+    terms: list[TermRow] = field(default_factory=list)  # match
+    answer_text: str = ""  # the right answer in words, for review
+    message: str = ""  # the grader's words on this answer, or what is missing from the form
+    error: bool = False  # the form did not hold an answer
+
+    @property
+    def kind(self) -> str:
+        return self.question.kind
+
+    @property
+    def dom_id(self) -> str:
+        return f"q-{self.question.id}"
+
+
+def question_view(
+    question: Question,
+    number: int,
+    saved=None,
+    *,
+    answer: object = None,
+    correct: bool | None = None,
+    message: str = "",
+    error: bool = False,
+) -> QuestionView:
+    """The view of one question with the learner's latest answer (``saved``: a
+    ``selectors.Answer``), or with the answer just given (``answer``/``correct``)."""
+    if answer is None and saved is not None:
+        answer, correct = saved.value, saved.correct
+    tries = saved.tries if saved is not None else 0
+    answered = answer is not None and not error
+    common = dict(
+        question=question,
+        number=number,
+        answered=answered,
+        correct=bool(correct) and answered,
+        tries=tries,
+        message=message,
+        error=error,
+    )
+    if isinstance(question, ChoiceQuestion):
+        options = [
+            Option(i, text, checked=answer == i, right=i == question.answer)
+            for i, text in enumerate(question.options)
+        ]
+        return QuestionView(
+            **common, options=options, answer_text=question.options[question.answer]
+        )
+    if isinstance(question, BlankQuestion):
+        before, _, after = question.code.partition("____")
+        return QuestionView(
+            **common,
+            before=before,
+            after=after,
+            value=answer if isinstance(answer, str) else "",
+            answer_text=question.code.replace("____", question.answer, 1),
+        )
+    if isinstance(question, MatchQuestion):
+        picks = answer if isinstance(answer, list) else []
+        order = meaning_order(question)
+        rows = []
+        for i, (term, meaning) in enumerate(question.pairs):
+            pick = picks[i] if i < len(picks) else None
+            rows.append(
+                TermRow(
+                    index=i,
+                    term=term,
+                    meaning=meaning,
+                    options=[Option(j, question.pairs[j][1], checked=pick == j) for j in order],
+                    right=(pick == i) if answered and pick is not None else None,
+                )
+            )
+        return QuestionView(**common, terms=rows)
+    raise TypeError(f"unknown question kind {question.kind!r}")

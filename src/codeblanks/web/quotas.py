@@ -1,0 +1,65 @@
+"""The two limits every run passes before it reaches the sandbox: program size, and runs per
+minute per client address. Counts live in Django's cache, so nodes that share a cache (Redis)
+share the limit. A refusal is a value with the HTTP status and words for the learner."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+
+log = logging.getLogger("codeblanks.web")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    status: int  # 413 or 429
+    error: str  # machine-readable
+    message: str  # for people
+
+
+def size_refusal(code: str) -> Refusal | None:
+    limit = settings.CODEBLANKS.max_code_bytes
+    size = len(code.encode("utf-8", errors="surrogatepass"))
+    if size <= limit:
+        return None
+    return Refusal(
+        413,
+        "too-large",
+        f"The program is {size:,} bytes; the limit is {limit:,} bytes. Shorten it and run again.",
+    )
+
+
+async def rate_refusal(client: str) -> Refusal | None:
+    """Counts this run against the client's minute; a refusal once the rate is used up."""
+    rate = settings.CODEBLANKS.run_rate
+    if rate <= 0:
+        return None
+    window = int(time.time() // 60)
+    key = f"codeblanks:runs:{client}:{window}"
+    try:
+        count = await _count(key)
+    except Exception:  # the shared cache is down: let learners run rather than fail them all
+        log.warning("rate limit not applied: the cache did not answer", exc_info=True)
+        return None
+    if count <= rate:
+        return None
+    wait = 60 - int(time.time()) % 60
+    return Refusal(
+        429,
+        "rate-limited",
+        f"You have run {rate} programs this minute, the most we allow. Try again in {wait} s.",
+    )
+
+
+async def _count(key: str) -> int:
+    # add() is a no-op when the key exists; incr() is atomic in Redis and under the locmem lock.
+    await cache.aadd(key, 0, timeout=61)
+    try:
+        return await cache.aincr(key)
+    except ValueError:  # the key expired between add and incr
+        await cache.aset(key, 1, timeout=61)
+        return 1

@@ -1,0 +1,278 @@
+"""Reads: lessons from the content catalog, and a learner's progress from the database.
+
+Views call these and render what they return; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Count, Max
+
+from codeblanks.content.model import Course, Lesson
+from codeblanks.web.learners import Learner
+from codeblanks.web.models import Attempt, LessonProgress
+from codeblanks.web.questions import QuestionView, question_view
+
+NOT_STARTED = "not-started"
+STARTED = "started"
+SOLVED = "exercise-solved"
+ANSWERED = "questions-answered"
+COMPLETE = "complete"
+
+STATE_LABELS = {
+    NOT_STARTED: "Not started",
+    STARTED: "In progress",
+    SOLVED: "Exercise solved",
+    ANSWERED: "Questions answered",
+    COMPLETE: "Exercise solved, questions answered",
+}
+
+
+def current_catalog():
+    """The process-wide catalog of courses (``codeblanks.content.catalog()``)."""
+    from codeblanks.content import catalog
+
+    return catalog()
+
+
+def level_slug(level: str) -> str:
+    return level.strip().lower().replace(" ", "-")
+
+
+# ---- lessons ---------------------------------------------------------------------------------
+
+
+def course_list() -> list[Course]:
+    return list(current_catalog().courses)
+
+
+def course_get(course_id: str) -> Course | None:
+    return next((c for c in course_list() if c.id == course_id), None)
+
+
+def lesson_get(lesson_id: str) -> Lesson | None:
+    return current_catalog().lesson(lesson_id)
+
+
+def lesson_list() -> list[Lesson]:
+    return list(current_catalog().lessons())
+
+
+def course_levels(course: Course) -> list[tuple[str, tuple[Lesson, ...]]]:
+    """The course's levels in order, each with its lessons; levels without lessons left out."""
+    return [
+        (level, course.lessons_at(level)) for level in course.levels if course.lessons_at(level)
+    ]
+
+
+def level_get(course: Course, slug: str) -> str | None:
+    return next((lv for lv in course.levels if level_slug(lv) == slug), None)
+
+
+def lesson_neighbours(lesson: Lesson) -> tuple[Lesson | None, Lesson | None]:
+    """The lessons before and after this one in its course's reading order."""
+    course = course_get(lesson.course_id)
+    ordered = [x for level, lessons in course_levels(course) for x in lessons] if course else []
+    ids = [x.id for x in ordered]
+    if lesson.id not in ids:
+        return None, None
+    i = ids.index(lesson.id)
+    return (ordered[i - 1] if i > 0 else None), (ordered[i + 1] if i + 1 < len(ordered) else None)
+
+
+# ---- progress --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    value: object
+    correct: bool
+    tries: int
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One learner's progress in one lesson (empty when they never touched it)."""
+
+    code: str | None = None  # last saved code; None means "show the starter"
+    solved: bool = False
+    revealed: bool = False
+    answers: dict[str, Answer] = field(default_factory=dict)
+    runs: int = 0
+    last_run: datetime | None = None
+
+    def questions_right(self, lesson: Lesson) -> int:
+        return sum(
+            1 for q in lesson.questions if q.id in self.answers and self.answers[q.id].correct
+        )
+
+    def state(self, lesson: Lesson) -> str:
+        answered = bool(lesson.questions) and self.questions_right(lesson) == len(lesson.questions)
+        if self.solved and (answered or not lesson.questions):
+            return COMPLETE
+        if self.solved:
+            return SOLVED
+        if answered:
+            return ANSWERED
+        if self.code is not None or self.answers or self.runs:
+            return STARTED
+        return NOT_STARTED
+
+
+EMPTY = Progress()
+
+
+def progress_map(
+    learner: Learner | None, uuids: Iterable[str] | None = None
+) -> dict[str, Progress]:
+    """Progress per lesson uuid for this learner (lessons never touched are absent)."""
+    if learner is None:
+        return {}
+    rows = LessonProgress.objects.filter(**learner.owner).prefetch_related("answers")
+    runs_q = Attempt.objects.filter(**learner.owner)
+    if uuids is not None:
+        uuids = list(uuids)
+        rows = rows.filter(lesson_uuid__in=uuids)
+        runs_q = runs_q.filter(lesson_uuid__in=uuids)
+    runs = {
+        r["lesson_uuid"]: (r["n"], r["last"])
+        for r in runs_q.order_by()
+        .values("lesson_uuid")
+        .annotate(n=Count("id"), last=Max("created_at"))
+    }
+    out: dict[str, Progress] = {}
+    for row in rows:
+        n, last = runs.pop(row.lesson_uuid, (0, None))
+        out[row.lesson_uuid] = Progress(
+            code=row.code if row.has_code else None,
+            solved=row.solved_at is not None,
+            revealed=row.revealed_at is not None,
+            answers={
+                a.question_id: Answer(a.answer, a.correct, a.tries) for a in row.answers.all()
+            },
+            runs=n,
+            last_run=last,
+        )
+    for uuid, (n, last) in runs.items():
+        out[uuid] = Progress(runs=n, last_run=last)
+    return out
+
+
+def progress_get(learner: Learner | None, lesson: Lesson) -> Progress:
+    return progress_map(learner, [lesson.uuid]).get(lesson.uuid, EMPTY)
+
+
+@dataclass(frozen=True)
+class LessonRow:
+    lesson: Lesson
+    progress: Progress
+    state: str
+
+    @property
+    def state_label(self) -> str:
+        return STATE_LABELS[self.state]
+
+    @property
+    def questions_right(self) -> int:
+        return self.progress.questions_right(self.lesson)
+
+
+@dataclass(frozen=True)
+class LevelBlock:
+    course: Course
+    level: str
+    slug: str
+    rows: list[LessonRow]
+
+    @property
+    def done(self) -> int:
+        return sum(1 for r in self.rows if r.state == COMPLETE)
+
+
+def lesson_rows(lessons: Iterable[Lesson], progress: dict[str, Progress]) -> list[LessonRow]:
+    rows = []
+    for lesson in lessons:
+        p = progress.get(lesson.uuid, EMPTY)
+        rows.append(LessonRow(lesson, p, p.state(lesson)))
+    return rows
+
+
+def course_overview(learner: Learner | None) -> list[tuple[Course, list[LevelBlock]]]:
+    """Every course with its levels in order, each lesson with this learner's progress."""
+    progress = progress_map(learner)
+    return [
+        (
+            course,
+            [
+                LevelBlock(course, level, level_slug(level), lesson_rows(lessons, progress))
+                for level, lessons in course_levels(course)
+            ],
+        )
+        for course in course_list()
+    ]
+
+
+def level_overview(learner: Learner | None, course: Course, level: str) -> LevelBlock:
+    lessons = course.lessons_at(level)
+    progress = progress_map(learner, [x.uuid for x in lessons])
+    return LevelBlock(course, level, level_slug(level), lesson_rows(lessons, progress))
+
+
+@dataclass(frozen=True)
+class ProgressSummary:
+    courses: list[tuple[Course, list[LevelBlock]]]
+    lessons: int
+    solved: int
+    complete: int
+    questions: int
+    questions_right: int
+    runs: int
+
+
+def progress_summary(learner: Learner | None) -> ProgressSummary:
+    courses = course_overview(learner)
+    rows = [r for _, blocks in courses for b in blocks for r in b.rows]
+    return ProgressSummary(
+        courses=courses,
+        lessons=len(rows),
+        solved=sum(1 for r in rows if r.progress.solved),
+        complete=sum(1 for r in rows if r.state == COMPLETE),
+        questions=sum(len(r.lesson.questions) for r in rows),
+        questions_right=sum(r.progress.questions_right(r.lesson) for r in rows),
+        runs=sum(r.progress.runs for r in rows),
+    )
+
+
+@dataclass(frozen=True)
+class LessonPage:
+    lesson: Lesson
+    course: Course | None
+    progress: Progress
+    code: str  # what the editor holds: the learner's last code, or the starter
+    previous: Lesson | None
+    next: Lesson | None
+    questions: list[QuestionView]
+
+    @property
+    def level_slug(self) -> str:
+        return level_slug(self.lesson.level)
+
+
+def lesson_page(learner: Learner | None, lesson: Lesson) -> LessonPage:
+    progress = progress_get(learner, lesson)
+    previous, following = lesson_neighbours(lesson)
+    return LessonPage(
+        lesson=lesson,
+        course=course_get(lesson.course_id),
+        progress=progress,
+        code=progress.code if progress.code is not None else lesson.exercise.starter,
+        previous=previous,
+        next=following,
+        questions=[
+            question_view(q, n, progress.answers.get(q.id))
+            for n, q in enumerate(lesson.questions, 1)
+        ],
+    )

@@ -1,0 +1,224 @@
+"""Writes: saving code, running and grading it, answering questions, revealing solutions, and
+moving an anonymous visitor's progress onto their account. Keyword-only, named
+``<thing>_<verb>``. Async services (the ones that wait on the sandbox) do their database work
+through ``sync_to_async`` so a long run never holds a thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.db import transaction
+from django.utils import timezone
+
+from codeblanks.content.model import BlankQuestion, Lesson, Question
+from codeblanks.grading import Grade, acheck_blank, agrade
+from codeblanks.sandbox import RunResult, get_sandbox
+from codeblanks.web import quotas
+from codeblanks.web.learners import Learner
+from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
+from codeblanks.web.questions import judge_local
+
+
+def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
+    row, _ = LessonProgress.objects.select_for_update().get_or_create(
+        lesson_uuid=lesson.uuid, **learner.fields
+    )
+    return row
+
+
+# ---- code ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def code_save(*, learner: Learner, lesson: Lesson, code: str) -> None:
+    """Keep ``code`` as the learner's latest program for this lesson."""
+    row = _progress_for_update(learner, lesson)
+    row.code, row.has_code, row.code_saved_at = code, True, timezone.now()
+    row.save(update_fields=["code", "has_code", "code_saved_at", "updated_at"])
+
+
+@transaction.atomic
+def code_reset(*, learner: Learner, lesson: Lesson) -> None:
+    """Forget the learner's code: the lesson shows its starter again."""
+    row = _progress_for_update(learner, lesson)
+    row.code, row.has_code, row.code_saved_at = "", False, timezone.now()
+    row.save(update_fields=["code", "has_code", "code_saved_at", "updated_at"])
+
+
+@transaction.atomic
+def solution_reveal(*, learner: Learner, lesson: Lesson) -> None:
+    """Record that the learner looked at the sample solution (the first time counts)."""
+    row = _progress_for_update(learner, lesson)
+    if row.revealed_at is None:
+        row.revealed_at = timezone.now()
+        row.save(update_fields=["revealed_at", "updated_at"])
+
+
+@transaction.atomic
+def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str) -> Attempt:
+    """One row per graded run; the first correct one marks the exercise solved."""
+    attempt = Attempt.objects.create(
+        lesson_uuid=lesson.uuid,
+        verdict=grade.verdict,
+        case=(grade.case or "")[:200],
+        duration_ms=grade.duration_ms,
+        code_bytes=len(code.encode("utf-8", errors="replace")),
+        **learner.fields,
+    )
+    if grade.correct:
+        row = _progress_for_update(learner, lesson)
+        if row.solved_at is None:
+            row.solved_at = attempt.created_at
+            row.save(update_fields=["solved_at", "updated_at"])
+    return attempt
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    grade: Grade | None = None
+    refusal: quotas.Refusal | None = None
+
+
+async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str) -> RunOutcome:
+    """A learner pressed Run: save the code (always, so nothing typed is lost), then grade it
+    unless it is too large or the client ran too often, and record the attempt."""
+    refusal = quotas.size_refusal(code)
+    if refusal:
+        return RunOutcome(refusal=refusal)
+    await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
+    refusal = await quotas.rate_refusal(client)
+    if refusal:
+        return RunOutcome(refusal=refusal)
+    grade = await agrade(lesson, code)
+    await sync_to_async(attempt_record)(learner=learner, lesson=lesson, grade=grade, code=code)
+    return RunOutcome(grade=grade)
+
+
+# ---- the API (no learner, no database) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ApiOutcome:
+    result: RunResult | Grade | None = None
+    refusal: quotas.Refusal | None = None
+
+
+async def api_run(*, code: str, client: str) -> ApiOutcome:
+    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client)
+    if refusal:
+        return ApiOutcome(refusal=refusal)
+    return ApiOutcome(result=await get_sandbox().arun(code))
+
+
+async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
+    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client)
+    if refusal:
+        return ApiOutcome(refusal=refusal)
+    return ApiOutcome(result=await agrade(lesson, code))
+
+
+# ---- questions -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnswerOutcome:
+    correct: bool = False
+    message: str = ""  # the grader's words on a blank answer (e.g. what it evaluated to)
+    per_term: tuple[bool, ...] = ()  # matching: which terms are right
+    refusal: quotas.Refusal | None = None
+
+
+@transaction.atomic
+def answer_record(*, learner: Learner, lesson: Lesson, question: Question, answer, correct: bool):
+    row = _progress_for_update(learner, lesson)
+    saved, created = QuestionAnswer.objects.select_for_update().get_or_create(
+        progress=row,
+        question_id=question.id,
+        defaults={"answer": answer, "correct": correct, "tries": 1, "answered_at": timezone.now()},
+    )
+    if not created:
+        saved.answer, saved.correct = answer, correct
+        saved.tries += 1
+        saved.answered_at = timezone.now()
+        saved.save()
+    row.save(update_fields=["updated_at"])
+
+
+async def question_answer(
+    *, learner: Learner, lesson: Lesson, question: Question, answer: object, client: str
+) -> AnswerOutcome:
+    """Judge and keep an answer. Blanks run in the sandbox, so they count against the run rate."""
+    if isinstance(question, BlankQuestion):
+        refusal = await quotas.rate_refusal(client)
+        if refusal:
+            return AnswerOutcome(refusal=refusal)
+        verdict = await acheck_blank(lesson, question, answer)
+        if getattr(verdict, "verdict", "") in ("busy", "sandbox-error"):
+            # The platform could not judge it: nothing to record, the learner just retries.
+            return AnswerOutcome(refusal=quotas.Refusal(503, verdict.verdict, verdict.message))
+        outcome = AnswerOutcome(bool(verdict.correct), getattr(verdict, "message", "") or "")
+    else:
+        correct, per_term = judge_local(question, answer)
+        outcome = AnswerOutcome(correct, "", tuple(per_term))
+    await sync_to_async(answer_record)(
+        learner=learner, lesson=lesson, question=question, answer=answer, correct=outcome.correct
+    )
+    return outcome
+
+
+# ---- accounts --------------------------------------------------------------------------------
+
+
+def _earliest(a, b):
+    return min(x for x in (a, b) if x is not None) if (a or b) else None
+
+
+@transaction.atomic
+def learner_claim(*, user_id: int, anon_key: str) -> int:
+    """Move an anonymous visitor's progress, answers and attempts onto a user (on sign-up or
+    log-in). Where both have worked on a lesson the results are merged: solved or revealed if
+    either was, the more recently saved code, the later answer to each question. Returns the
+    number of lessons moved or merged."""
+    if not anon_key:
+        return 0
+    moved = 0
+    anon_rows = LessonProgress.objects.select_for_update().filter(
+        user__isnull=True, anon_key=anon_key
+    )
+    for anon in anon_rows:
+        mine = (
+            LessonProgress.objects.select_for_update()
+            .filter(user_id=user_id, lesson_uuid=anon.lesson_uuid)
+            .first()
+        )
+        moved += 1
+        if mine is None:
+            anon.user_id, anon.anon_key = user_id, ""
+            anon.save()
+            continue
+        if anon.has_code and (
+            not mine.has_code
+            or (anon.code_saved_at or 0)
+            and (mine.code_saved_at is None or anon.code_saved_at > mine.code_saved_at)
+        ):
+            mine.code, mine.has_code, mine.code_saved_at = anon.code, True, anon.code_saved_at
+        mine.solved_at = _earliest(mine.solved_at, anon.solved_at)
+        mine.revealed_at = _earliest(mine.revealed_at, anon.revealed_at)
+        mine.save()
+        theirs = {a.question_id: a for a in mine.answers.all()}
+        for a in anon.answers.all():
+            have = theirs.get(a.question_id)
+            if have is None:
+                a.progress = mine
+                a.save()
+            elif a.answered_at > have.answered_at:
+                have.answer, have.correct, have.answered_at = a.answer, a.correct, a.answered_at
+                have.tries += a.tries
+                have.save()
+        anon.delete()
+    Attempt.objects.filter(user__isnull=True, anon_key=anon_key).update(
+        user_id=user_id, anon_key=""
+    )
+    return moved

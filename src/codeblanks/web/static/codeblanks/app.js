@@ -1,0 +1,53 @@
+// CodeBlanks' own page behaviour. Everything works without it; it only adds comfort:
+//   Ctrl/Cmd+Enter in the lesson editor runs the program;
+//   "Show line N in the editor" after an error moves the editor's cursor there;
+//   after a run, the result is scrolled into view;
+//   after checking an answer, focus moves to the verdict, so screen readers read it out
+//   (the question is replaced as a whole, and a live region that is new is not announced).
+// The editor itself (CodeMirror) upgrades <textarea data-codeblanks-editor> on its own
+// (vendor/codemirror.bundle.js), also in content swapped in by htmx.
+(function () {
+  "use strict";
+
+  function editorOf(form) {
+    var area = form && form.querySelector("textarea[name=code]");
+    return area && area.cbEditor;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
+    var form = event.target.closest && event.target.closest("#run-form");
+    if (!form) return;
+    event.preventDefault();
+    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".goto-line");
+    if (!button) return;
+    var editor = editorOf(document.getElementById("run-form"));
+    var n = parseInt(button.getAttribute("data-line"), 10);
+    if (!editor || !editor.view || !(n > 0)) return;
+    var doc = editor.view.state.doc;
+    var line = doc.line(Math.min(n, doc.lines));
+    editor.view.dispatch({ selection: { anchor: line.from, head: line.to }, scrollIntoView: true });
+    editor.focus();
+  });
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var old = event.detail && event.detail.target;
+    if (!old || !old.id || old.id.indexOf("q-") !== 0) return;
+    var feedback = document.querySelector("#" + CSS.escape(old.id) + " .q-feedback > p");
+    if (!feedback) return;
+    feedback.setAttribute("tabindex", "-1");
+    feedback.focus();
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "result" && target.scrollIntoView) {
+      var box = target.getBoundingClientRect();
+      if (box.top > window.innerHeight - 80) target.scrollIntoView({ behavior: "smooth", block: "start" });
+    }
+  });
+})();

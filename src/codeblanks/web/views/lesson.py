@@ -1,0 +1,135 @@
+"""The lesson page and the forms on it. Every form works without JavaScript (a full page comes
+back); with htmx the same URLs answer with the named partial that replaces one part of the
+page."""
+
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from codeblanks.web import selectors, services
+from codeblanks.web.learners import learner_from_request
+from codeblanks.web.outcome import present
+from codeblanks.web.questions import BadAnswer, parse_answer, question_get, question_view
+from codeblanks.web.views.common import client_address, lesson_or_404
+
+LESSON = "codeblanks/lesson.html"
+RUN_RESULT = "codeblanks/partials/run_result.html"
+EDITOR = "codeblanks/partials/editor.html"
+SOLUTION = "codeblanks/partials/solution.html"
+QUESTION = "codeblanks/partials/question.html"
+CONFIRM = "codeblanks/solution_confirm.html"
+REVIEW = "codeblanks/review.html"
+
+
+def _page(request, the_lesson, **extra):
+    """The full lesson page context for this request's learner."""
+    page = selectors.lesson_page(learner_from_request(request), the_lesson)
+    return {"page": page, **extra}
+
+
+@require_safe
+def lesson_page(request, lesson_id: str):
+    lesson = lesson_or_404(lesson_id)
+    return render(request, LESSON, _page(request, lesson))
+
+
+@require_safe
+def lesson_review(request, lesson_id: str):
+    lesson = lesson_or_404(lesson_id)
+    return render(request, REVIEW, _page(request, lesson))
+
+
+@require_POST
+async def lesson_run(request, lesson_id: str):
+    lesson = lesson_or_404(lesson_id)
+    code = request.POST.get("code")
+    if code is None:
+        return HttpResponseBadRequest("The form has no code in it.")
+    code = code.replace("\r\n", "\n")
+    learner = await sync_to_async(learner_from_request)(request, create=True)
+    outcome = await services.lesson_run(
+        learner=learner, lesson=lesson, code=code, client=client_address(request)
+    )
+    context = {
+        "run": present(outcome.grade, lesson, code) if outcome.grade else None,
+        "refusal": outcome.refusal,
+        "lesson": lesson,
+    }
+    status = outcome.refusal.status if outcome.refusal else 200
+    if request.htmx:
+        return await sync_to_async(render)(request, RUN_RESULT, context, status=status)
+
+    def full_page():
+        ctx = _page(request, lesson, **context)
+        ctx["code"] = code  # what was posted, even when it was too large to keep
+        return render(request, LESSON, ctx, status=status)
+
+    return await sync_to_async(full_page)()
+
+
+@require_POST
+def lesson_reset(request, lesson_id: str):
+    lesson = lesson_or_404(lesson_id)
+    services.code_reset(learner=learner_from_request(request, create=True), lesson=lesson)
+    if request.htmx:
+        return render(request, EDITOR, {"lesson": lesson, "code": lesson.exercise.starter})
+    return redirect(reverse("lesson", args=[lesson.id]) + "#editor")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def lesson_solution(request, lesson_id: str):
+    """GET asks for confirmation (the page without JavaScript); POST reveals and records it."""
+    lesson = lesson_or_404(lesson_id)
+    if request.method != "POST":
+        return render(request, CONFIRM, {"lesson": lesson})
+    services.solution_reveal(learner=learner_from_request(request, create=True), lesson=lesson)
+    if request.htmx:
+        return render(request, SOLUTION, {"lesson": lesson})
+    return redirect(reverse("lesson", args=[lesson.id]) + "#solution")
+
+
+@require_POST
+async def question_answer(request, lesson_id: str, question_id: str):
+    lesson = lesson_or_404(lesson_id)
+    question = question_get(lesson.questions, question_id)
+    if question is None:
+        raise Http404(f"No question {question_id!r} in this lesson.")
+    number = lesson.questions.index(question) + 1
+    status = 200
+    try:
+        answer = parse_answer(question, request.POST)
+    except BadAnswer as bad:
+        view = question_view(question, number, message=str(bad), error=True)
+        status = 422
+    else:
+        learner = await sync_to_async(learner_from_request)(request, create=True)
+        outcome = await services.question_answer(
+            learner=learner,
+            lesson=lesson,
+            question=question,
+            answer=answer,
+            client=client_address(request),
+        )
+        if outcome.refusal:
+            view = question_view(question, number, message=outcome.refusal.message, error=True)
+            status = outcome.refusal.status
+        else:
+            view = question_view(
+                question, number, answer=answer, correct=outcome.correct, message=outcome.message
+            )
+    if request.htmx:
+        ctx = {"lesson": lesson, "q": view}
+        return await sync_to_async(render)(request, QUESTION, ctx, status=status)
+    if status == 200:
+        return redirect(reverse("lesson", args=[lesson.id]) + f"#{view.dom_id}")
+
+    def full_page():
+        ctx = _page(request, lesson)
+        ctx["page"].questions[number - 1] = view
+        return render(request, LESSON, ctx, status=status)
+
+    return await sync_to_async(full_page)()

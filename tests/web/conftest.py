@@ -1,0 +1,206 @@
+"""Fixtures for the web tests: a small course of our own (so tests do not depend on the wording
+of the built-in course), a grader stand-in for view unit tests, and clients."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.test import AsyncClient, Client
+
+from codeblanks.content.model import (
+    BlankQuestion,
+    ChoiceQuestion,
+    Course,
+    Exercise,
+    Lesson,
+    MatchQuestion,
+)
+from codeblanks.grading import Grade
+from codeblanks.sandbox import RunResult
+from codeblanks.web import selectors, services
+from codeblanks.web.views import health
+
+HOST = "localhost"
+
+CHOICE = ChoiceQuestion(
+    id="pick",
+    prompt="Which one is `2`?",
+    options=("one", "two", "three"),
+    answer=1,
+    explanation="Two is 2.",
+)
+BLANK = BlankQuestion(
+    id="fill",
+    prompt="Add one.",
+    code="y = x + ____",
+    answer="1",
+    explanation="Plus one.",
+)
+MATCH = MatchQuestion(
+    id="pairs",
+    prompt="Match them.",
+    pairs=(("Query", "what I look for"), ("Key", "what I offer"), ("Value", "what I give")),
+    explanation="Q, K, V.",
+)
+
+FIRST = Lesson(
+    id="first-steps",
+    uuid="11111111-1111-4111-8111-111111111111",
+    title="First steps",
+    summary="Print two lines.",
+    level="Beginner",
+    course_id="test-course",
+    path=Path("/nowhere"),
+    explanation_md="Squares: $x^2$.\n\n```python\nprint(1 < 2)\n```\n",
+    exercise=Exercise(
+        task_md="Print `a` then `b`.",
+        filename="model.py",
+        starter="# print a and b\n",
+        solution="print('a')\nprint('b')\n",
+        expected_output="a\nb\n",
+    ),
+    questions=(CHOICE, BLANK, MATCH),
+)
+LAST = Lesson(
+    id="last-steps",
+    uuid="22222222-2222-4222-8222-222222222222",
+    title="Last steps",
+    summary="Print nothing much.",
+    level="Expert",
+    course_id="test-course",
+    path=Path("/nowhere"),
+    explanation_md="Done.",
+    exercise=Exercise(
+        task_md="Print `z`.",
+        filename="main.py",
+        starter="",
+        solution="print('z')\n",
+        expected_output="z\n",
+    ),
+)
+COURSE = Course(
+    id="test-course",
+    title="Test course",
+    summary="For the tests.",
+    path=Path("/nowhere"),
+    lessons=(FIRST, LAST),
+)
+
+
+class FakeCatalog:
+    courses = (COURSE,)
+    problems = ()
+
+    def lesson(self, lesson_id):
+        return {x.id: x for x in COURSE.lessons}.get(lesson_id)
+
+    def lessons(self):
+        return list(COURSE.lessons)
+
+
+@pytest.fixture(autouse=True)
+def test_catalog(monkeypatch):
+    monkeypatch.setattr(selectors, "current_catalog", lambda: FakeCatalog())
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+class FakeGrader:
+    """Stands in for codeblanks.grading.agrade in view tests: the solution is correct, code with
+    "boom" fails with a traceback, anything else prints what follows "print:" and is wrong."""
+
+    def __init__(self):
+        self.codes: list[str] = []
+
+    async def __call__(self, lesson, code, sandbox=None):
+        self.codes.append(code)
+        expected = lesson.exercise.expected_output
+        if code == lesson.exercise.solution:
+            return Grade("correct", expected, "", expected, duration_ms=12.0)
+        if "boom" in code:
+            tb = (
+                'Traceback (most recent call last):\n  File "model.py", line 2, in <module>\n'
+                "    1 / 0\nZeroDivisionError: division by zero\n"
+            )
+            return Grade("error", "", tb, expected, ("Division by zero.",), "visible", line=2)
+        if "sleep" in code:
+            return Grade("timeout", "", "", expected, (), "visible")
+        printed = code.split("print:", 1)[1] if "print:" in code else "a\nc\n"
+        return Grade(
+            "incorrect",
+            printed,
+            "",
+            expected,
+            ("Line 2 differs.",),
+            "visible",
+            diff=("--- expected", "+++ your output", "@@ -1,2 +1,2 @@", " a", "-b", "+c"),
+        )
+
+
+@pytest.fixture
+def grader(monkeypatch):
+    fake = FakeGrader()
+    monkeypatch.setattr(services, "agrade", fake)
+    return fake
+
+
+class FakeSandbox:
+    def __init__(self, result=None):
+        self.result = result or RunResult("ok", stdout="42\n", exit_code=0, duration_ms=3.0)
+        self.codes = []
+
+    async def arun(self, code, **kwargs):
+        self.codes.append(code)
+        return self.result
+
+
+@pytest.fixture
+def sandbox(monkeypatch):
+    fake = FakeSandbox()
+    monkeypatch.setattr(services, "get_sandbox", lambda: fake)
+    monkeypatch.setattr(health, "get_sandbox", lambda: fake)
+    return fake
+
+
+class BlankVerdict:
+    def __init__(self, correct, message=""):
+        self.correct, self.message = correct, message
+
+
+@pytest.fixture
+def blank_checker(monkeypatch):
+    seen = []
+
+    async def acheck_blank(lesson, question, answer, sandbox=None):
+        seen.append(answer)
+        return BlankVerdict(answer.replace(" ", "") in ("1", "1.0"), f"{answer} gives a value")
+
+    monkeypatch.setattr(services, "acheck_blank", acheck_blank)
+    return seen
+
+
+@pytest.fixture
+def client():
+    return Client(HTTP_HOST=HOST)
+
+
+@pytest.fixture
+def csrf_client():
+    return Client(HTTP_HOST=HOST, enforce_csrf_checks=True)
+
+
+@pytest.fixture
+def async_client():
+    return AsyncClient(HTTP_HOST=HOST)
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,37 @@
+"""Every verdict reads as words; limits are explained with the lesson's own numbers."""
+
+import dataclasses
+
+import pytest
+
+from codeblanks.content.model import GradingSpec, Limits
+from codeblanks.grading import Grade
+from codeblanks.sandbox import VERDICTS
+from codeblanks.web.outcome import present
+
+from .conftest import FIRST
+
+
+@pytest.mark.parametrize("verdict", [v for v in VERDICTS if v != "ok"] + ["correct", "incorrect"])
+def test_every_verdict_has_a_title_and_words(verdict):
+    view = present(Grade(verdict, "", "", "a\nb\n"), FIRST, "")
+    assert view.title and view.detail and view.title != verdict
+
+
+def test_limits_use_the_lessons_numbers():
+    spec = GradingSpec(limits=Limits(wall_s=2.5, memory_mb=300))
+    lesson = dataclasses.replace(FIRST, exercise=dataclasses.replace(FIRST.exercise, grading=spec))
+    assert "2.5 seconds" in present(Grade("timeout", "", "", ""), lesson, "").detail
+    assert "300 MB" in present(Grade("memory-limit", "", "", ""), lesson, "").detail
+
+
+def test_correct_counts_the_hidden_cases():
+    grade = Grade("correct", "a\nb\n", "", "a\nb\n", cases=("visible", "five tokens", "wide"))
+    assert "all 3 sets of inputs" in present(grade, FIRST, "").detail
+
+
+def test_a_hidden_case_is_named_when_it_fails():
+    grade = Grade("incorrect", "x", "", "y", case="five tokens", diff=("-y", "+x"))
+    view = present(grade, FIRST, "")
+    assert "five tokens" in view.detail
+    assert [(r.kind, r.text) for r in view.diff] == [("expected", "y"), ("got", "x")]

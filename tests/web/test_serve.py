@@ -1,0 +1,40 @@
+"""`codeblanks serve`: uvicorn with the ASGI app, migrations in local mode, the URL printed."""
+
+import dataclasses
+
+import pytest
+import uvicorn
+
+from codeblanks.web import serve as serve_module
+
+
+@pytest.fixture
+def started(monkeypatch):
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    return calls
+
+
+def test_local_mode_migrates_and_prints_the_url(started, monkeypatch, capsys, settings, tmp_path):
+    settings.CODEBLANKS = dataclasses.replace(
+        settings.CODEBLANKS, database_url=f"sqlite:///{tmp_path}/db.sqlite3", data_dir=tmp_path
+    )
+    migrated = []
+    monkeypatch.setattr("django.core.management.call_command", lambda *a, **kw: migrated.append(a))
+    serve_module.serve(host="127.0.0.1", port=8123)
+    ((app, kw),) = started
+    from codeblanks.web.asgi import application
+
+    assert app is application and kw["host"] == "127.0.0.1" and kw["port"] == 8123
+    assert kw["proxy_headers"] and kw["forwarded_allow_ips"] == "127.0.0.1"
+    assert migrated == [("migrate",)]
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+
+def test_shared_database_needs_a_secret_key(started, settings):
+    settings.CODEBLANKS = dataclasses.replace(
+        settings.CODEBLANKS, database_url="postgresql://x@db/y", secret_key_from_env=False
+    )
+    with pytest.raises(SystemExit) as stop:
+        serve_module.serve()
+    assert "CODEBLANKS_SECRET_KEY" in str(stop.value) and started == []

@@ -1,0 +1,71 @@
+"""Services on their own: saving, solving, revealing, and merging on claim."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import IntegrityError
+from django.utils import timezone
+
+from codeblanks.grading import Grade
+from codeblanks.web import selectors, services
+from codeblanks.web.learners import Learner
+from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
+
+from .conftest import CHOICE, FIRST, LAST
+
+pytestmark = pytest.mark.django_db
+ANON = Learner(anon_key="a" * 32)
+
+
+def test_learner_is_exactly_one_kind():
+    with pytest.raises(ValueError):
+        Learner()
+    with pytest.raises(ValueError):
+        Learner(user_id=1, anon_key="x")
+
+
+def test_progress_states_move_forward():
+    assert selectors.progress_get(ANON, FIRST).state(FIRST) == selectors.NOT_STARTED
+    services.code_save(learner=ANON, lesson=FIRST, code="x")
+    assert selectors.progress_get(ANON, FIRST).state(FIRST) == selectors.STARTED
+    services.attempt_record(
+        learner=ANON, lesson=FIRST, grade=Grade("correct", "", "", ""), code="x"
+    )
+    p = selectors.progress_get(ANON, FIRST)
+    assert p.solved and p.runs == 1 and p.state(FIRST) == selectors.SOLVED
+    assert selectors.progress_get(ANON, LAST).state(LAST) == selectors.NOT_STARTED
+
+
+def test_a_row_needs_exactly_one_owner():
+    with pytest.raises(IntegrityError):
+        LessonProgress.objects.create(lesson_uuid=FIRST.uuid)
+
+
+def test_claim_merges_both_ways():
+    ada = User.objects.create_user("ada")
+    me = Learner(user_id=ada.pk)
+    services.code_save(learner=me, lesson=FIRST, code="mine, newer")
+    services.answer_record(learner=me, lesson=FIRST, question=CHOICE, answer=0, correct=False)
+    services.code_save(learner=ANON, lesson=FIRST, code="anon, older")
+    LessonProgress.objects.filter(anon_key=ANON.anon_key).update(
+        code_saved_at=timezone.now() - timedelta(hours=1)
+    )
+    services.solution_reveal(learner=ANON, lesson=FIRST)
+    services.answer_record(learner=ANON, lesson=FIRST, question=CHOICE, answer=1, correct=True)
+    QuestionAnswer.objects.filter(progress__user=ada).update(
+        answered_at=timezone.now() - timedelta(hours=1)
+    )
+    services.code_save(learner=ANON, lesson=LAST, code="only anon")
+    services.attempt_record(
+        learner=ANON, lesson=LAST, grade=Grade("incorrect", "", "", ""), code=""
+    )
+
+    assert services.learner_claim(user_id=ada.pk, anon_key=ANON.anon_key) == 2
+    first = selectors.progress_get(me, FIRST)
+    assert first.code == "mine, newer" and first.revealed
+    assert first.answers["pick"].correct and first.answers["pick"].tries == 2
+    assert selectors.progress_get(me, LAST).code == "only anon"
+    assert not LessonProgress.objects.filter(user__isnull=True).exists()
+    assert Attempt.objects.get().user == ada
+    assert services.learner_claim(user_id=ada.pk, anon_key="") == 0
