@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.preflight import SandboxUnavailable, isolation_problem
 from codeblanks.sandbox.result import RunLimits, RunResult
-from codeblanks.sandbox.supervisor import SandboxUnavailable, Supervisor, isolation_problem
+from codeblanks.sandbox.supervisor import Supervisor
 
 __all__ = ["Sandbox", "SandboxUnavailable", "get_sandbox"]
 

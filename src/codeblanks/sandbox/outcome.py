@@ -1,0 +1,204 @@
+"""One run, in the caller's thread: hand the code to a spare, collect what comes back, and turn
+it into a RunResult (the verdict). Everything read from the child is hostile and capped."""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import selectors
+import signal
+import time
+from dataclasses import asdict
+
+from codeblanks.sandbox import wire
+from codeblanks.sandbox.result import (
+    ERROR,
+    MEMORY_LIMIT,
+    OK,
+    OUTPUT_LIMIT,
+    SANDBOX_ERROR,
+    TIMEOUT,
+    RunLimits,
+    RunResult,
+)
+from codeblanks.sandbox.spare import Spare
+
+CUT_MARKER = "\n[... output cut: the program printed more than {} KiB ...]\n"
+
+
+def _decode_values(meta: list, blobs: bytes) -> dict:
+    import numpy as np
+
+    values, offset = {}, 0
+    for entry in meta:
+        if not (isinstance(entry, list) and len(entry) == 3):
+            break
+        name, kind, size = entry
+        blob = blobs[offset : offset + size]
+        offset += size
+        if not isinstance(name, str):
+            continue
+        if kind == "npy":
+            try:
+                # allow_pickle=False: bytes from the learner's process never reach pickle.
+                values[name] = np.load(io.BytesIO(blob), allow_pickle=False)
+            except (ValueError, OSError, EOFError):
+                values[name] = "<unreadable value>"
+        elif kind == "repr":
+            values[name] = blob.decode("utf-8", "replace")
+    return values
+
+
+def _with_note(stderr: str, note: str) -> str:
+    """The program's stderr followed by the platform's one-line explanation, in brackets."""
+    sep = "" if not stderr or stderr.endswith("\n") else "\n"
+    return f"{stderr}{sep}[{note}]\n"
+
+
+def _signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
+def execute(
+    spare: Spare, code: str, filename: str, limits: RunLimits, capture: tuple[str, ...]
+) -> RunResult | None:
+    """Hand ``code`` to a ready spare and collect its outcome; the caller kills and closes it.
+    None if the spare was already dead (nothing of the program ran).
+
+    Done means: the DONE report is in and stdout/stderr are closed (the child closes them itself
+    before reporting, so we never wait for its teardown), or the wall clock ran out, or a stream
+    passed its cap. Everything read from the child is capped before it is kept."""
+    request = wire.encode_request(filename, asdict(limits), list(capture), code)
+    if len(request) > wire.MAX_CODE_BYTES:
+        return RunResult(ERROR, stderr="The program is too large (over 1 MiB).")
+    cap = limits.output_bytes
+    start = time.perf_counter()
+    deadline = start + limits.wall_s
+    alive = select.poll()
+    alive.register(spare.pidfd, select.POLLIN)  # a pidfd turns readable when the process ended
+    if alive.poll(0):
+        return None  # the spare died while it waited: the caller takes another
+    try:
+        wire.write_all(spare.code_w, request)
+    except OSError:
+        return None  # ... or just now, before it got the code
+    os.close(spare.code_w)
+    spare.code_w = -1
+    sel = selectors.DefaultSelector()
+    bufs = {spare.out_r: bytearray(), spare.err_r: bytearray()}
+    for fd in bufs:
+        os.set_blocking(fd, False)
+        sel.register(fd, selectors.EVENT_READ)
+    sel.register(spare.chan, selectors.EVENT_READ)
+    chan_buf = bytearray()
+    done: tuple[dict, bytes] | None = None
+    forced: str | None = None
+    end = None
+    try:
+        while sel.get_map():
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                forced = TIMEOUT
+                break
+            if done is not None:  # only a leftover thread can hold a stream open now
+                left = min(left, 0.05)
+            events = sel.select(left)
+            if not events and done is not None:
+                break
+            for key, _ in events:
+                if key.fileobj is spare.chan:
+                    try:
+                        data = spare.chan.recv(1 << 16)
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        data = b""
+                    if not data:
+                        sel.unregister(spare.chan)
+                        continue
+                    chan_buf += data
+                    if len(chan_buf) > wire.MAX_VALUES_BYTES + 65536:
+                        forced = ERROR  # a forged, oversized report: stop the program
+                        break
+                    size = wire.done_size(bytes(chan_buf))
+                    if size is not None and (size < 0 or len(chan_buf) >= size):
+                        done = wire.decode_done(bytes(chan_buf)) if size >= 0 else None
+                        end = time.perf_counter()
+                        sel.unregister(spare.chan)
+                        spare.kill()  # it is about to exit anyway; leftover threads go too
+                    continue
+                fd = key.fileobj
+                try:
+                    data = os.read(fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not data:
+                    sel.unregister(fd)
+                    continue
+                bufs[fd] += data
+                if len(bufs[fd]) > cap:
+                    forced = OUTPUT_LIMIT
+                    break
+            if forced:
+                break
+    finally:
+        sel.close()
+    if end is None:
+        end = time.perf_counter()
+    spare.kill()
+    ms = (end - start) * 1000
+    out, err = bytes(bufs[spare.out_r]), bytes(bufs[spare.err_r])
+
+    def text(raw: bytes) -> str:
+        s = raw[:cap].decode("utf-8", "replace")
+        return s + CUT_MARKER.format(cap // 1024) if len(raw) > cap else s
+
+    stdout, stderr = text(out), text(err)
+    if forced == TIMEOUT:
+        note = f"stopped: the program ran longer than {limits.wall_s:g} s"
+        return RunResult(TIMEOUT, stdout, _with_note(stderr, note), duration_ms=ms)
+    if forced == OUTPUT_LIMIT:
+        return RunResult(OUTPUT_LIMIT, stdout, stderr, duration_ms=ms)
+    if forced == ERROR:
+        note = "stopped: the program wrote garbage to the sandbox's report channel"
+        return RunResult(ERROR, stdout, _with_note(stderr, note), duration_ms=ms)
+    if done is not None:
+        header, blobs = done
+        status = header.get("status")
+        status = status if isinstance(status, int) else 1
+        values = _decode_values(header.get("values") or [], blobs) if capture else {}
+        if header.get("kind") == "memory":
+            note = f"stopped: the program used more than {limits.memory_mb} MiB of memory"
+            return RunResult(MEMORY_LIMIT, stdout, _with_note(stderr, note), exit_code=status,
+                             duration_ms=ms)  # fmt: skip
+        return RunResult(OK if status == 0 else ERROR, stdout, stderr, exit_code=status,
+                         duration_ms=ms, values=values)  # fmt: skip
+    # No report: the program crashed, was killed, or exited by itself (os._exit).
+    spare.exited.wait(timeout=max(0.5, deadline - time.perf_counter()))
+    if spare.zygote_died or spare.wait_status is None:
+        note = (
+            "the sandbox restarted during this run; please run it again"
+            if spare.zygote_died
+            else "the sandbox could not confirm how this run ended; please run it again"
+        )
+        return RunResult(SANDBOX_ERROR, stdout, _with_note(stderr, note), duration_ms=ms)
+    status = spare.wait_status
+    if os.WIFEXITED(status):
+        code_ = os.WEXITSTATUS(status)
+        return RunResult(OK if code_ == 0 else ERROR, stdout, stderr, exit_code=code_,
+                         duration_ms=ms)  # fmt: skip
+    sig = os.WTERMSIG(status)
+    if sig == signal.SIGXCPU or spare.cpu_ms >= limits.cpu_s * 1000:
+        note = f"stopped: the program used more than {limits.cpu_s:g} s of CPU time"
+        return RunResult(TIMEOUT, stdout, _with_note(stderr, note), signal=sig, duration_ms=ms)
+    if sig == signal.SIGSYS:
+        note = "stopped: the program made a forbidden system call"
+    elif sig == signal.SIGSEGV:
+        note = "crashed: segmentation fault (SIGSEGV)"
+    else:
+        note = f"stopped by {_signal_name(sig)}"
+    return RunResult(ERROR, stdout, _with_note(stderr, note), signal=sig, duration_ms=ms)

@@ -1,0 +1,442 @@
+"""The trusted side: starts and watches the zygote, keeps spare children ready, runs programs.
+
+Threads:
+* one I/O thread owns the zygote's control socket: it asks for spares (keeping ``spare_count``
+  ready), collects their HELLO (the pidfd), reaps EXIT reports, and restarts a dead zygote;
+* each ``run()`` happens in its caller's thread: admission (slots, queue, ``busy``), a ready
+  spare, then ``outcome.execute`` talks to that spare directly. Nothing passes through the zygote.
+
+On the trusted side only this module starts a process (the launcher); the zygote forks the rest.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import io
+import itertools
+import json
+import logging
+import os
+import selectors
+import socket
+import subprocess
+import sys
+import sysconfig
+import threading
+import time
+
+from codeblanks.sandbox import seccomp, wire
+from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.outcome import execute
+from codeblanks.sandbox.preflight import SandboxUnavailable
+from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunResult
+from codeblanks.sandbox.spare import Spare
+
+log = logging.getLogger("codeblanks.sandbox")
+
+PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+START_TIMEOUT_S = 60.0
+SPARE_WAIT_S = 30.0
+_instances = itertools.count()
+
+
+def _site_packages() -> list[str]:
+    paths = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    return sorted(p for p in paths if os.path.isdir(p))
+
+
+class Supervisor:
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        self.lock = threading.Lock()
+        self.ready_cond = threading.Condition(self.lock)
+        self.slots = threading.BoundedSemaphore(config.slots)
+        self.admitted = 0
+        self.running = 0  # runs holding a spare right now
+        self.ready: collections.deque[Spare] = collections.deque()
+        self.pending: dict[str, Spare] = {}  # asked for, no HELLO yet
+        self.live: dict[str, Spare] = {}  # not yet reaped (pending, ready, running, exiting)
+        self.generation = 0
+        self.closed = False
+        self.broken: str | None = None
+        self.failures = 0  # spares in a row that died before HELLO
+        self.retry_at = 0.0
+        self.proc: subprocess.Popen | None = None
+        self.ctl: socket.socket | None = None
+        self.counter = itertools.count()
+        n_uids = max(64, 4 * (config.spare_count + config.slots))
+        # A uid range of our own (one web process may host several sandboxes, one host several
+        # web processes): each live child holds one uid, reused only after it was reaped.
+        start = 1_000_000_000 + ((os.getpid() * 8 + next(_instances)) % 1_000_000) * 1024
+        self.free_uids = collections.deque(range(start, start + min(n_uids, 1024)))
+        self.cooling: list[tuple[float, int]] = []  # (reusable after, uid)
+        self.filters = (
+            (seccomp.zygote_filter(), seccomp.child_filter()) if not config.unsafe else (b"", b"")
+        )
+        self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.sel = selectors.DefaultSelector()
+        self.sel.register(self.wake_r, selectors.EVENT_READ, "wake")
+        try:
+            self._launch()
+        except BaseException:
+            self.sel.close()
+            os.close(self.wake_r)
+            os.close(self.wake_w)
+            raise
+        self.thread = threading.Thread(target=self._loop, name="sandbox-supervisor", daemon=True)
+        self.thread.start()
+        self._kick()
+
+    # ---- the zygote -------------------------------------------------------------------------
+
+    def _launch(self) -> None:
+        """Start a zygote and wait for READY; raise SandboxUnavailable with its words if not."""
+        ctl, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        python = os.path.realpath(sys._base_executable)
+        zygote_cfg = {
+            "isolate": not self.config.unsafe,
+            # Inside, site-packages appear under neutral names: tracebacks and listings do not
+            # reveal where the project lives on the host.
+            "site_packages": (
+                [f"/opt/site-packages/{i}" for i in range(len(_site_packages()))]
+                if not self.config.unsafe
+                else _site_packages()
+            ),
+            "modules": list(self.config.modules),
+            "zygote_bpf": self.filters[0].hex(),
+            "child_bpf": self.filters[1].hex(),
+            "disk_kib": self.config.disk_kib,
+        }
+        launcher_cfg = {
+            "isolate": not self.config.unsafe,
+            "python": python,
+            "python_prefix": sys.base_prefix,
+            "site_packages": _site_packages(),
+            "pkg_dir": PKG_DIR,
+            "ctl_fd": theirs.fileno(),
+        }
+        proc = subprocess.Popen(
+            [python, "-I", "-S", "-B", os.path.join(PKG_DIR, "namespaces.py"),
+             json.dumps(launcher_cfg), json.dumps(zygote_cfg)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            pass_fds=(theirs.fileno(),),
+            env={},  # the web process's environment (secrets) never reaches the sandbox
+            cwd="/",
+        )  # fmt: skip
+        theirs.close()
+        ctl.settimeout(START_TIMEOUT_S)
+        try:
+            msg = ctl.recv(4096)
+        except (TimeoutError, OSError):
+            msg = b""
+        if not msg.startswith(wire.READY):
+            proc.kill()
+            err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
+            proc.wait()
+            ctl.close()
+            raise SandboxUnavailable(
+                "the sandbox could not start"
+                + (f": {err.splitlines()[-1]}" if err else " (no reason given)")
+                + ". It needs Linux namespaces, seccomp and root; see docs/sandbox.md."
+                + (f"\n{err}" if err else "")
+            )
+        info = json.loads(msg[len(wire.READY) :] or b"{}")
+        ctl.settimeout(None)
+        ctl.setblocking(False)
+        log.info("sandbox zygote ready: %s", info)
+        self.proc, self.ctl = proc, ctl
+        self.sel.register(ctl, selectors.EVENT_READ, "ctl")
+        if proc.stderr is not None:
+            os.set_blocking(proc.stderr.fileno(), False)
+            self.sel.register(proc.stderr, selectors.EVENT_READ, "stderr")
+
+    def _zygote_died(self) -> None:
+        """Every child died with PID 1: fail the runs in flight clearly, then start a new one."""
+        log.error("the sandbox zygote died; restarting it")
+        with self.lock:
+            self.generation += 1
+            for spare in list(self.live.values()):
+                spare.zygote_died = True
+                spare.exited.set()
+                # Its processes are being killed with the namespace, but may still count against
+                # RLIMIT_NPROC for a moment: reuse these uids only after a pause.
+                self.cooling.append((time.monotonic() + 2.0, spare.uid))
+            for spare in [*self.ready, *self.pending.values()]:
+                spare.close()
+            self.live.clear()
+            self.ready.clear()
+            self.pending.clear()
+        for key in ("ctl", "stderr"):
+            obj = self.ctl if key == "ctl" else (self.proc.stderr if self.proc else None)
+            if obj is not None:
+                with contextlib.suppress(KeyError, ValueError):
+                    self.sel.unregister(obj)
+        if self.ctl is not None:
+            self.ctl.close()
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            if self.proc.stderr:
+                self.proc.stderr.close()
+        self.proc = self.ctl = None
+        for attempt in range(5):
+            if self.closed:
+                return
+            try:
+                self._launch()
+                with self.lock:
+                    self.broken = None
+                return
+            except SandboxUnavailable as e:
+                with self.lock:
+                    self.broken = str(e)
+                    self.ready_cond.notify_all()
+                time.sleep(0.2 * (attempt + 1))
+
+    # ---- the I/O thread ---------------------------------------------------------------------
+
+    def _kick(self) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self.wake_w, b"x")
+
+    def _loop(self) -> None:
+        while not self.closed:
+            if self.ctl is None:
+                self._zygote_died()
+                continue
+            self._top_up()
+            generation = self.generation
+            for key, _ in self.sel.select(timeout=1.0):
+                if key.data == "wake":
+                    try:
+                        while os.read(self.wake_r, 512):
+                            pass
+                    except BlockingIOError:
+                        pass
+                elif key.data == "ctl":
+                    self._on_ctl()
+                elif key.data == "stderr":
+                    self._on_stderr(key.fileobj)
+                elif isinstance(key.data, Spare):
+                    self._on_hello(key.data)
+                if self.ctl is None or self.generation != generation:
+                    break  # the zygote died: the other events belong to the old one
+
+    def _on_stderr(self, stream: io.BufferedReader) -> None:
+        try:
+            data = os.read(stream.fileno(), 65536)
+        except BlockingIOError:
+            return
+        except (OSError, ValueError):
+            data = b""
+        if data:
+            for line in data.decode(errors="replace").splitlines():
+                log.warning("zygote: %s", line)
+        else:
+            with contextlib.suppress(KeyError, ValueError):
+                self.sel.unregister(stream)
+
+    def _on_ctl(self) -> None:
+        assert self.ctl is not None
+        while True:
+            try:
+                msg = self.ctl.recv(4096)
+            except BlockingIOError:
+                return
+            except OSError:
+                msg = b""
+            if not msg:
+                self._zygote_died()
+                return
+            parts = msg.split()
+            if parts[0] == wire.EXIT and len(parts) == 4:
+                self._on_exit(parts[1].decode(), int(parts[2]), int(parts[3]))
+
+    def _on_exit(self, child_id: str, status: int, cpu_ms: int) -> None:
+        with self.lock:
+            spare = self.live.pop(child_id, None)
+            if spare is None:
+                return
+            self.free_uids.append(spare.uid)
+            spare.wait_status, spare.cpu_ms = status, cpu_ms
+            spare.exited.set()
+            if self.pending.pop(child_id, None) is not None:
+                self._unregister(spare)
+                spare.close()
+                self.failures += 1
+                if self.failures >= 5:
+                    # Something in the set-up is broken: stop hammering the zygote for a while.
+                    self.broken = "children of the sandbox fail during set-up (see the log)"
+                    self.retry_at = time.monotonic() + 5.0
+                    self.ready_cond.notify_all()
+                log.error("a spare child died during set-up (status %s)", status)
+            elif spare in self.ready:
+                self.ready.remove(spare)
+                spare.close()
+
+    def _unregister(self, spare: Spare) -> None:
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(spare.chan)
+
+    def _on_hello(self, spare: Spare) -> None:
+        try:
+            msg, fds = wire.recv_fds(spare.chan, 1, 1)
+        except BlockingIOError:
+            return
+        except OSError:
+            msg, fds = b"", []
+        self._unregister(spare)
+        with self.lock:
+            if self.pending.pop(spare.id, None) is None:
+                for fd in fds:
+                    os.close(fd)
+                return
+            if msg != wire.HELLO or len(fds) != 1:
+                for fd in fds:
+                    os.close(fd)
+                spare.close()
+                return
+            spare.pidfd = fds[0]
+            spare.chan.setblocking(False)
+            self.failures = 0
+            self.broken = None
+            self.ready.append(spare)
+            self.ready_cond.notify()
+
+    def _top_up(self) -> None:
+        """Ask the zygote for spares until ``spare_count`` are ready or on their way."""
+        while True:
+            with self.lock:
+                if self.cooling:
+                    now = time.monotonic()
+                    self.free_uids.extend(uid for t, uid in self.cooling if t <= now)
+                    self.cooling = [(t, uid) for t, uid in self.cooling if t > now]
+                stocked = len(self.ready) + len(self.pending)
+                if (
+                    self.closed
+                    or self.ctl is None
+                    or time.monotonic() < self.retry_at
+                    or stocked >= self.config.spare_count
+                    # While programs run, fork only if fewer spares than slots are left: a fork
+                    # and a warm-up cost CPU the running programs (a grading burst) need.
+                    or (self.running and stocked >= self.config.slots)
+                    or not self.free_uids
+                ):
+                    return
+                uid = self.free_uids.popleft()
+                generation = self.generation
+            spare = self._spawn(uid, generation)
+            if spare is None:
+                with self.lock:
+                    self.free_uids.append(uid)
+                return
+
+    def _spawn(self, uid: int, generation: int) -> Spare | None:
+        code_r, code_w = os.pipe2(os.O_CLOEXEC)
+        out_r, out_w = os.pipe2(os.O_CLOEXEC)
+        err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        spare = Spare(f"c{next(self.counter)}", uid, generation, code_w, out_r, err_r, mine)
+        try:
+            assert self.ctl is not None
+            self.ctl.setblocking(True)
+            wire.send_fds(
+                self.ctl,
+                b"%s %s %d" % (wire.SPAWN, spare.id.encode(), uid),
+                [code_r, out_w, err_w, theirs.fileno()],
+            )
+            self.ctl.setblocking(False)
+        except OSError:
+            spare.close()
+            return None
+        finally:
+            for fd in (code_r, out_w, err_w):
+                os.close(fd)
+            theirs.close()
+        mine.setblocking(False)
+        with self.lock:
+            self.live[spare.id] = spare
+            self.pending[spare.id] = spare
+        self.sel.register(mine, selectors.EVENT_READ, spare)
+        return spare
+
+    # ---- runs ---------------------------------------------------------------------------------
+
+    def _take_spare(self) -> Spare | None:
+        deadline = time.monotonic() + SPARE_WAIT_S
+        with self.lock:
+            while not self.ready:
+                left = deadline - time.monotonic()
+                if self.closed or left <= 0 or (self.broken and not self.pending):
+                    return None
+                self.ready_cond.wait(min(left, 0.5))
+            spare = self.ready.popleft()
+            low = len(self.ready) + len(self.pending) < self.config.slots
+        if low:
+            self._kick()
+        return spare
+
+    def run(
+        self, code: str, filename: str, limits: RunLimits, capture: tuple[str, ...]
+    ) -> RunResult:
+        with self.lock:
+            if self.closed:
+                return RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")
+            if self.admitted >= self.config.slots + self.config.queue_size:
+                return RunResult(BUSY, stderr="The server is busy running other programs. "
+                                 "Try again in a moment.")  # fmt: skip
+            self.admitted += 1
+        try:
+            if not self.slots.acquire(timeout=limits.wall_s * 4 + SPARE_WAIT_S):
+                return RunResult(BUSY, stderr="The server is busy. Try again in a moment.")
+            with self.lock:
+                self.running += 1
+            try:
+                for _attempt in range(3):  # a spare may have died while it waited: take another
+                    spare = self._take_spare()
+                    if spare is None:
+                        why = self.broken or "no sandbox process became ready in time"
+                        return RunResult(SANDBOX_ERROR,
+                                         stderr=f"The sandbox is unavailable: {why}")  # fmt: skip
+                    try:
+                        result = execute(spare, code, filename, limits, capture)
+                    finally:
+                        spare.kill()
+                        spare.close()
+                    if result is not None:
+                        return result
+                return RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")
+            finally:
+                with self.lock:
+                    self.running -= 1
+                self.slots.release()
+                self._kick()  # refill the spares (at once if idle now, see _top_up)
+        finally:
+            with self.lock:
+                self.admitted -= 1
+
+    def close(self) -> None:
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            self.ready_cond.notify_all()
+        self._kick()
+        self.thread.join(timeout=5)
+        if self.ctl is not None:
+            self.ctl.close()  # EOF: the zygote (PID 1) exits and takes every child with it
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            if self.proc.stderr:
+                self.proc.stderr.close()
+        for spare in [*self.ready, *self.pending.values()]:
+            spare.close()
+        os.close(self.wake_r)
+        os.close(self.wake_w)

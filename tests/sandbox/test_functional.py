@@ -1,0 +1,290 @@
+"""What the sandbox promises to code that behaves: verdicts, tracebacks, values, concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from codeblanks.sandbox import RunLimits, Sandbox, SandboxUnavailable
+from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.preflight import isolation_problem
+
+QKV = """\
+import numpy as np
+X = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]], dtype=float)
+W_q, W_k, W_v = np.eye(4)[:, :2], np.eye(4)[:, 1:3], np.eye(4)
+Q, K, V = X @ W_q, X @ W_k, X @ W_v
+S = Q @ K.T
+A = np.exp(S - S.max(axis=1, keepdims=True))
+A = A / A.sum(axis=1, keepdims=True)
+Y = A @ V
+print(Q.shape, K.shape, V.shape, A.shape)
+print(np.round(A[0], 3))
+"""
+
+
+def test_ok_run_returns_stdout_and_exit_code(sandbox):
+    r = sandbox.run(QKV)
+    assert r.verdict == "ok" and r.exit_code == 0 and r.ok
+    assert r.stdout == "(3, 2) (3, 2) (3, 4) (3, 3)\n[0.155 0.422 0.422]\n"
+    assert r.stderr == "" and r.duration_ms > 0
+
+
+def test_exception_is_an_error_with_the_learners_file_and_line(sandbox):
+    code = (
+        "import numpy as np\n\n"
+        "def attend(x):\n    return x @ np.ones((3, 3))\n\n"
+        "attend(np.ones((2, 2)))\n"
+    )
+    r = sandbox.run(code, filename="model.py")
+    assert r.verdict == "error" and r.exit_code == 1
+    assert 'File "model.py", line 6, in <module>' in r.stderr
+    assert 'File "model.py", line 4, in attend' in r.stderr
+    assert "return x @ np.ones((3, 3))" in r.stderr  # the learner's source line is shown
+    assert "ValueError: matmul" in r.stderr
+    # platform frames are hidden
+    for platform in ("runner.py", "zygote.py", "/opt/codeblanks", "exec("):
+        assert platform not in r.stderr
+
+
+def test_syntax_error_points_at_the_learners_line(sandbox):
+    r = sandbox.run("x = 1\ny = (2\n", filename="model.py")
+    assert r.verdict == "error"
+    assert 'File "model.py", line 2' in r.stderr and "SyntaxError" in r.stderr
+    assert "runner.py" not in r.stderr
+
+
+def test_sys_exit_codes(sandbox):
+    assert sandbox.run("import sys\nsys.exit(0)").verdict == "ok"
+    r = sandbox.run("import sys\nsys.exit(3)")
+    assert (r.verdict, r.exit_code) == ("error", 3)
+    r = sandbox.run("raise SystemExit('bye')")
+    assert (r.verdict, r.stderr) == ("error", "bye\n")
+
+
+def test_capture_sends_numbers_as_arrays_and_the_rest_as_repr(sandbox):
+    code = QKV + "n = 3\nflag = True\nname = 'qkv'\nrows = [1, 2]\nobj = object\n"
+    r = sandbox.run(code, capture=("A", "Y", "n", "flag", "name", "rows", "obj", "missing"))
+    assert r.verdict == "ok"
+    A = r.values["A"]
+    assert isinstance(A, np.ndarray) and A.shape == (3, 3)
+    np.testing.assert_allclose(A.sum(axis=1), 1.0)
+    assert r.values["Y"].shape == (3, 4)
+    assert r.values["n"] == 3 and r.values["n"].dtype.kind == "i"
+    assert r.values["flag"].dtype == bool and bool(r.values["flag"])
+    assert r.values["name"] == "'qkv'"
+    assert r.values["rows"] == "[1, 2]"
+    assert r.values["obj"] == "<class 'object'>"
+    assert "missing" not in r.values
+
+
+def test_capture_of_an_object_array_is_a_repr_never_a_pickle(sandbox):
+    r = sandbox.run("import numpy as np\nA = np.array([object(), 1], dtype=object)\n",
+                    capture=("A",))  # fmt: skip
+    assert r.verdict == "ok" and isinstance(r.values["A"], str)
+
+
+def test_stdin_is_empty(sandbox):
+    r = sandbox.run("import sys\nprint(repr(sys.stdin.read()))\ninput()")
+    assert r.verdict == "error" and r.stdout == "''\n" and "EOFError" in r.stderr
+
+
+def test_random_state_differs_between_runs(sandbox):
+    code = "import random, numpy as np\nprint(random.random(), np.random.rand())"
+    outs = {sandbox.run(code).stdout for _ in range(3)}
+    assert len(outs) == 3
+
+
+def test_runs_execute_concurrently_across_slots(sandbox):
+    results = []
+    start = time.perf_counter()
+
+    def worker():
+        results.append(sandbox.run("import time\ntime.sleep(0.5)\nprint('done')"))
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.verdict for r in results] == ["ok", "ok"]
+    assert time.perf_counter() - start < 0.95  # two slots: side by side, not one after another
+
+
+def test_arun_does_not_block_the_event_loop(sandbox):
+    async def main():
+        ticks = 0
+
+        async def ticker():
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        t = asyncio.create_task(ticker())
+        results = await asyncio.gather(
+            sandbox.arun("import time\ntime.sleep(0.3)\nprint(1)"),
+            sandbox.arun("print(2)", filename="b.py"),
+        )
+        t.cancel()
+        return ticks, results
+
+    ticks, results = asyncio.run(main())
+    assert [r.stdout for r in results] == ["1\n", "2\n"]
+    assert ticks >= 10
+
+
+def test_busy_when_the_queue_is_full():
+    box = Sandbox(config=SandboxConfig(slots=1, queue=0, spares=1))
+    try:
+        slow = threading.Thread(target=box.run, args=("import time\ntime.sleep(0.8)",))
+        slow.start()
+        time.sleep(0.2)
+        r = box.run("print(1)")
+        assert r.verdict == "busy" and "busy" in r.stderr.lower()
+        slow.join()
+        assert box.run("print(1)").stdout == "1\n"
+    finally:
+        box.close()
+
+
+def _zygote_host_pid(box: Sandbox) -> int:
+    launcher = box._supervisor.proc.pid
+    with open(f"/proc/{launcher}/task/{launcher}/children") as f:
+        return int(f.read().split()[0])
+
+
+def test_zygote_killed_in_flight_runs_get_sandbox_error_then_it_restarts():
+    box = Sandbox(config=SandboxConfig(slots=2, queue=4, spares=2))
+    try:
+        assert box.run("print(1)").verdict == "ok"
+        results = []
+        t = threading.Thread(
+            target=lambda: results.append(box.run("while True: pass", limits=RunLimits(wall_s=20)))
+        )
+        t.start()
+        time.sleep(0.3)
+        os.kill(_zygote_host_pid(box), 9)
+        t.join(timeout=10)
+        assert not t.is_alive()
+        assert results[0].verdict == "sandbox-error"
+        deadline = time.time() + 20
+        while True:
+            r = box.run("print('back')")
+            if r.verdict == "ok" or time.time() > deadline:
+                break
+        assert r.stdout == "back\n"
+    finally:
+        box.close()
+
+
+def test_closed_sandbox_answers_sandbox_error():
+    box = Sandbox(config=SandboxConfig(slots=1, spares=1))
+    box.close()
+    assert box.run("print(1)").verdict == "sandbox-error"
+
+
+def test_non_root_gets_a_plain_explanation(monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    problem = isolation_problem()
+    assert problem and "root" in problem and "CODEBLANKS_UNSAFE_NO_SANDBOX" in problem
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    try:
+        Sandbox(config=SandboxConfig(slots=1))
+    except SandboxUnavailable as e:
+        assert "docs/sandbox.md" in str(e)
+    else:
+        raise AssertionError("a non-root start must refuse")
+
+
+def test_unsafe_mode_runs_without_isolation_and_says_so_loudly(capsys):
+    box = Sandbox(config=SandboxConfig(slots=1, spares=1, unsafe=True))
+    try:
+        assert "WITHOUT ISOLATION" in capsys.readouterr().err
+        r = box.run("import os\nopen('x.txt', 'w').write('1')\nprint(os.getcwd())")
+        assert r.verdict == "ok" and "codeblanks-run-" in r.stdout
+    finally:
+        box.close()
+    time.sleep(0.2)
+    assert not os.path.exists(r.stdout.strip())  # its directory went with it
+
+
+def test_settings_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("CODEBLANKS_SANDBOX_SLOTS", "3")
+    monkeypatch.setenv("CODEBLANKS_SANDBOX_QUEUE", "0")
+    monkeypatch.setenv("CODEBLANKS_SANDBOX_MODULES", "numpy, json")
+    monkeypatch.delenv("CODEBLANKS_SANDBOX_SPARES", raising=False)
+    monkeypatch.delenv("CODEBLANKS_UNSAFE_NO_SANDBOX", raising=False)
+    c = SandboxConfig.from_env()
+    assert (c.slots, c.queue_size, c.spare_count, c.modules, c.unsafe) == (
+        3, 0, 10, ("numpy", "json"), False
+    )  # fmt: skip
+    monkeypatch.setenv("CODEBLANKS_SANDBOX_SLOTS", "many")
+    try:
+        SandboxConfig.from_env()
+    except ValueError as e:
+        assert "CODEBLANKS_SANDBOX_SLOTS" in str(e)
+    else:
+        raise AssertionError("a bad setting must be reported")
+
+
+def test_preloaded_modules_are_configurable(sandbox):
+    probe = "import sys\nprint('fractions' in sys.modules, 'numpy' in sys.modules)"
+    assert sandbox.run(probe).stdout == "False True\n"
+    box = Sandbox(config=SandboxConfig(slots=1, spares=1, modules=("numpy", "fractions")))
+    try:
+        assert box.run(probe).stdout == "True True\n"
+    finally:
+        box.close()
+
+
+def test_a_spare_that_died_while_waiting_is_replaced_silently():
+    box = Sandbox(config=SandboxConfig(slots=1, spares=2))
+    try:
+        assert box.run("print(1)").verdict == "ok"
+        time.sleep(0.3)  # the pool is full again
+        for spare in list(box._supervisor.ready):
+            spare.kill()  # as if the kernel had killed them
+        time.sleep(0.1)
+        r = box.run("print('still fine')")
+        assert (r.verdict, r.stdout) == ("ok", "still fine\n")
+    finally:
+        box.close()
+
+
+def test_without_the_capability_to_isolate_start_up_says_why():
+    """Root without CAP_SYS_ADMIN (as in an unprivileged container): a plain refusal."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("util-linux setpriv is not installed")
+    probe = (
+        "from codeblanks.sandbox import Sandbox, SandboxUnavailable\n"
+        "try:\n    Sandbox()\nexcept SandboxUnavailable as e:\n    print('REFUSED', e)\n"
+    )
+    out = subprocess.run(
+        [setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin",
+         sys.executable, "-c", probe],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert out.stdout.startswith("REFUSED"), out
+    assert "cannot create Linux namespaces" in out.stdout and "docs/sandbox.md" in out.stdout
+
+
+def test_non_daemon_threads_finish_before_the_run_ends(sandbox):
+    code = (
+        "import threading, time\n"
+        "def late():\n    time.sleep(0.2)\n    print('late')\n"
+        "threading.Thread(target=late).start()\nprint('main done')\n"
+    )
+    r = sandbox.run(code)
+    assert (r.verdict, r.stdout) == ("ok", "main done\nlate\n")
+    daemon = code.replace("target=late)", "target=late, daemon=True)")
+    assert sandbox.run(daemon).stdout == "main done\n"  # daemon threads do not hold it up
