@@ -125,6 +125,9 @@ class Supervisor:
             pass_fds=(theirs.fileno(),),
             env={},  # the web process's environment (secrets) never reaches the sandbox
             cwd="/",
+            # Its own session: a Ctrl+C meant for the server must not kill the sandbox under the
+            # runs still in flight; it ends when the server closes it or its control socket.
+            start_new_session=True,
         )  # fmt: skip
         theirs.close()
         ctl.settimeout(START_TIMEOUT_S)
