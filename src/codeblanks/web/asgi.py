@@ -1,9 +1,69 @@
-"""The ASGI application (``codeblanks serve`` runs it under uvicorn)."""
+"""The ASGI application (``codeblanks serve`` runs it under uvicorn).
+
+Requests under ``/api/`` go to a second Django handler, with the same URLconf and views but only
+``settings.API_MIDDLEWARE``: no session, CSRF, auth or messages middleware (the API never acts on
+a browser session), and nothing that hops to a worker thread. Everything else goes to Django's
+ordinary handler with the full ``MIDDLEWARE``. See "The request path" in docs/architecture.md.
+"""
 
 import os
 
+from asgiref.sync import iscoroutinefunction
 from django.core.asgi import get_asgi_application
+from django.core.exceptions import ImproperlyConfigured
+from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.exception import convert_exception_to_response
+from django.utils.deprecation import MiddlewareMixin
+from django.utils.module_loading import import_string
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeblanks.web.settings")
 
-application = get_asgi_application()
+API_PREFIX = "/api/"
+
+
+class ApiHandler(ASGIHandler):
+    """Django's ASGI handler with ``settings.API_MIDDLEWARE`` in place of ``MIDDLEWARE``. Each
+    entry must be async (a sync one would put the thread hops back), so this refuses others.
+
+    It also leaves out Django's per-request ``ThreadSensitiveContext``, which starts a new thread
+    for every request so that its database work stays on one connection. The API does no
+    database work; what little sync work is left (Django's request signals, the sync views
+    ``GET /api/lessons`` and the 404) runs on asgiref's one shared thread instead."""
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"The API serves HTTP only, not {scope['type']}.")
+        await self.handle(scope, receive, send)
+
+    def load_middleware(self, is_async=False):
+        from django.conf import settings
+
+        self._view_middleware = []
+        self._template_response_middleware = []
+        self._exception_middleware = []
+        handler = convert_exception_to_response(self._get_response_async)
+        for path in reversed(settings.API_MIDDLEWARE):
+            middleware = import_string(path)(handler)
+            if not iscoroutinefunction(middleware) or isinstance(middleware, MiddlewareMixin):
+                raise ImproperlyConfigured(
+                    f"API_MIDDLEWARE: {path} is not async (for Django's own, whose hooks do no "
+                    "I/O, use codeblanks.web.middleware.in_loop)"
+                )
+            handler = convert_exception_to_response(middleware)
+        self._middleware_chain = handler
+
+
+def is_api(scope) -> bool:
+    path, root = scope.get("path", ""), scope.get("root_path", "")
+    if root and path.startswith(root):
+        path = path[len(root) :]
+    return scope["type"] == "http" and path.startswith(API_PREFIX)
+
+
+site = get_asgi_application()  # sets Django up; the whole site, full middleware
+api = ApiHandler()
+
+
+async def application(scope, receive, send):
+    handler = api if is_api(scope) else site
+    await handler(scope, receive, send)

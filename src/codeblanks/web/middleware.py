@@ -3,11 +3,17 @@ and the Secure flag on cookies whenever the request came over HTTPS.
 
 Only scripts served from this site run: no inline scripts, no eval, nothing from elsewhere.
 Styles allow 'unsafe-inline' because CodeMirror and KaTeX set element styles at run time.
+
+Also ``in_loop``: Django's header middleware run on the event loop, for the JSON API's own
+handler (``API_MIDDLEWARE``, see asgi.py).
 """
 
 from __future__ import annotations
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.common import CommonMiddleware
+from django.middleware.security import SecurityMiddleware
 
 CSP = "; ".join(
     [
@@ -84,3 +90,36 @@ class StaticFiles:
 
     async def _acall(self, request):
         return self._static(request) or await self.get_response(request)
+
+
+def in_loop(mixin):
+    """Django's ``mixin`` middleware class (a ``MiddlewareMixin``) with its ``process_request``
+    and ``process_response`` called directly on the event loop. Under ASGI Django calls them
+    through ``sync_to_async``, a hop to a worker thread and back each; this is only for hooks that
+    do no I/O, which is true of ``SecurityMiddleware``, ``CommonMiddleware`` and
+    ``XFrameOptionsMiddleware`` (header checks and header settings). The JSON API's handler uses
+    it (``API_MIDDLEWARE`` in settings.py); the full app keeps Django's own path."""
+
+    def factory(get_response):
+        if not iscoroutinefunction(get_response):
+            raise TypeError(f"{mixin.__name__}: in_loop() is for async handlers only")
+        hooks = mixin(get_response)
+        before = getattr(hooks, "process_request", None)
+        after = getattr(hooks, "process_response", None)
+
+        async def middleware(request):
+            response = before(request) if before else None
+            if response is None:
+                response = await get_response(request)
+            return after(request, response) if after else response
+
+        markcoroutinefunction(middleware)
+        return middleware
+
+    factory.__name__ = factory.__qualname__ = f"in_loop({mixin.__name__})"
+    return factory
+
+
+api_security = in_loop(SecurityMiddleware)
+api_common = in_loop(CommonMiddleware)
+api_xframe = in_loop(XFrameOptionsMiddleware)

@@ -8,8 +8,10 @@ import logging
 import time
 from dataclasses import dataclass
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 
 log = logging.getLogger("codeblanks.web")
 
@@ -56,10 +58,21 @@ async def rate_refusal(client: str) -> Refusal | None:
 
 
 async def _count(key: str) -> int:
+    """This minute's count for ``key``, one more than before. With the in-process cache (LocMem)
+    the count is a dict operation under a lock, done right here on the event loop; with Redis it
+    is two network round trips, done in a worker thread so a slow Redis never stalls the loop.
+    (Django's ``aadd``/``aincr`` would hop to a thread three times, and their ``aincr`` is a get
+    then a set: not atomic.)"""
+    if isinstance(caches["default"], LocMemCache):
+        return _count_now(key)
+    return await sync_to_async(_count_now, thread_sensitive=False)(key)
+
+
+def _count_now(key: str) -> int:
     # add() is a no-op when the key exists; incr() is atomic in Redis and under the locmem lock.
-    await cache.aadd(key, 0, timeout=61)
+    cache.add(key, 0, timeout=61)
     try:
-        return await cache.aincr(key)
+        return cache.incr(key)
     except ValueError:  # the key expired between add and incr
-        await cache.aset(key, 1, timeout=61)
+        cache.set(key, 1, timeout=61)
         return 1

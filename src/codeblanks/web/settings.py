@@ -35,6 +35,15 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+# The JSON API (/api/...) is served by its own handler (asgi.py) with only these: it has no
+# session, CSRF or login by design (docs/api.md), and every one of them runs on the event loop.
+# Adding to MIDDLEWARE? Decide whether the API needs it too.
+API_MIDDLEWARE = [
+    "codeblanks.web.middleware.api_security",  # SecurityMiddleware, in the loop
+    "codeblanks.web.middleware.security_headers",
+    "codeblanks.web.middleware.api_common",  # CommonMiddleware: ALLOWED_HOSTS, user agents
+    "codeblanks.web.middleware.api_xframe",  # XFrameOptionsMiddleware
+]
 
 ROOT_URLCONF = "codeblanks.web.urls"
 ASGI_APPLICATION = "codeblanks.web.asgi.application"

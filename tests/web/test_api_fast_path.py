@@ -1,0 +1,236 @@
+"""The request path through ``codeblanks.web.asgi.application`` (what uvicorn calls): /api/ goes
+to the API's own handler (security headers, no session or CSRF cookie, the same answers), every
+other page to the full site (sessions and CSRF as before); the run rate is counted exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from http.cookies import SimpleCookie
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.test import override_settings
+
+from codeblanks.web import asgi, quotas
+from codeblanks.web.middleware import CSP
+
+from .conftest import HOST
+from .test_run import _config
+
+# The API does no database work, but Django's request signals check the connections of the
+# thread they run on, and earlier tests (Django's test client) may have left one on that thread.
+pytestmark = pytest.mark.django_db
+
+RUN = "/api/run"
+GRADE = "/api/lessons/first-steps/grade"
+SOLUTION = json.dumps({"code": "print('a')\nprint('b')\n"}).encode()
+
+
+class Answer:
+    def __init__(self, messages):
+        start = messages[0]
+        self.status = start["status"]
+        self.headers: dict[str, str] = {}
+        self.cookies = SimpleCookie()
+        for name, value in start["headers"]:
+            name, value = name.decode().lower(), value.decode("latin1")
+            if name == "set-cookie":
+                self.cookies.load(value)
+            else:
+                self.headers[name] = value
+        self.body = b"".join(m.get("body", b"") for m in messages[1:])
+
+    def json(self):
+        return json.loads(self.body)
+
+
+async def acall(
+    app, method, path, body=b"", headers=(), scheme="http", client="127.0.0.1", host=HOST
+):
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": scheme,
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", host.encode()), *headers],
+        "client": (client, 40000),
+        "server": ("127.0.0.1", 8000),
+    }
+    messages, answered, asked = [], asyncio.Event(), False
+
+    async def receive():
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await answered.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        messages.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            answered.set()
+
+    await app(scope, receive, send)
+    return Answer(messages)
+
+
+def call(method, path, body=b"", app=None, **kw):
+    return asyncio.run(acall(app or asgi.application, method, path, body, **kw))
+
+
+def post(path, body, **kw):
+    return call("POST", path, body, headers=[(b"content-type", b"application/json")], **kw)
+
+
+def test_only_api_paths_take_the_api_handler():
+    scope = {"type": "http", "root_path": ""}
+    assert asgi.is_api({**scope, "path": "/api/run"})
+    assert asgi.is_api({**scope, "path": "/app/api/run", "root_path": "/app"})
+    assert not asgi.is_api({**scope, "path": "/apis/x"})
+    assert not asgi.is_api({**scope, "path": "/lessons/x/"})
+    assert not asgi.is_api({"type": "websocket", "path": "/api/run"})
+
+
+def test_api_answers_carry_the_security_headers_and_no_cookie(sandbox, grader):
+    browser = [(b"cookie", b"sessionid=abc; csrftoken=def"), (b"content-type", b"text/plain")]
+    for r in (
+        call("GET", "/api/lessons"),
+        post(RUN, b'{"code": "print(6 * 7)"}'),
+        call("POST", GRADE, SOLUTION, headers=browser),
+        call("GET", "/api/nothing/here"),
+        call("GET", RUN),
+    ):
+        assert r.headers["content-security-policy"] == CSP
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "same-origin"
+        assert r.headers["cross-origin-opener-policy"] == "same-origin"
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["content-type"] == "application/json"
+        assert not r.cookies and "vary" not in r.headers
+
+
+def test_api_answers_are_the_same_through_the_asgi_app(sandbox, grader):
+    r = post(RUN, b'{"code": "print(6 * 7)"}')
+    assert r.status == 200 and r.json()["stdout"] == "42\n" and sandbox.codes == ["print(6 * 7)"]
+    r = post(GRADE, SOLUTION)
+    assert r.status == 200 and r.json()["verdict"] == "correct"
+    ids = [x["id"] for x in call("GET", "/api/lessons").json()["lessons"]]
+    assert ids == ["first-steps", "last-steps"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "error"),
+    [
+        ("POST", RUN, b"{", 400, "bad-json"),
+        ("POST", GRADE, b'{"cod": 1}', 400, "missing-code"),
+        ("POST", GRADE, b'{"code": 1}', 400, "bad-code"),
+        ("POST", "/api/lessons/nope/grade", SOLUTION, 404, "no-such-lesson"),
+        ("GET", "/api/nothing/here", b"", 404, "not-found"),
+        ("GET", GRADE, b"", 405, "method-not-allowed"),
+    ],
+)
+def test_api_errors_through_the_asgi_app(sandbox, grader, method, path, body, status, error):
+    r = call(method, path, body)
+    assert r.status == status and r.json()["error"] == error
+    assert sandbox.codes == [] and grader.codes == []
+
+
+def test_too_large_is_413_through_the_asgi_app(sandbox):
+    with override_settings(CODEBLANKS=_config(max_code_bytes=100)):
+        r = post(RUN, json.dumps({"code": "é" * 51}).encode())
+    assert r.status == 413 and r.json()["error"] == "too-large"
+    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000):
+        r = post(RUN, json.dumps({"code": "x" * 5000}).encode())
+    assert r.status == 413 and r.json()["error"] == "too-large" and sandbox.codes == []
+
+
+def test_too_many_runs_is_429_per_client_through_the_asgi_app(sandbox):
+    with override_settings(CODEBLANKS=_config(run_rate=2)):
+        codes = [post(RUN, b'{"code": "1"}').status for _ in range(3)]
+        other = post(RUN, b'{"code": "1"}', client="10.0.0.9")
+    assert codes == [200, 200, 429] and other.status == 200
+    assert len(sandbox.codes) == 3
+
+
+def test_the_api_still_checks_the_host(sandbox):
+    r = post(RUN, b'{"code": "1"}', host="evil.example")
+    assert r.status == 400 and sandbox.codes == []
+
+
+def test_https_settings_apply_to_the_api(sandbox):
+    with override_settings(SECURE_HSTS_SECONDS=3600, SECURE_SSL_REDIRECT=True):
+        api = asgi.ApiHandler()  # Django's middleware reads these when it is built
+        plain = call("POST", RUN, b'{"code": "1"}', app=api)
+        secure = call("POST", RUN, b'{"code": "1"}', app=api, scheme="https")
+    assert plain.status == 301 and plain.headers["location"] == f"https://{HOST}{RUN}"
+    assert secure.status == 200 and secure.headers["strict-transport-security"] == "max-age=3600"
+
+
+def test_the_api_handler_refuses_sync_middleware():
+    sync = ["django.middleware.common.CommonMiddleware"]
+    with override_settings(API_MIDDLEWARE=sync), pytest.raises(ImproperlyConfigured, match="async"):
+        asgi.ApiHandler()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_still_get_a_session_and_csrf_through_the_asgi_app():
+    page = call("GET", "/lessons/first-steps/")
+    assert page.status == 200 and page.headers["content-security-policy"] == CSP
+    token = page.cookies["csrftoken"].value
+    form = [
+        (b"cookie", f"csrftoken={token}".encode()),
+        (b"content-type", b"application/x-www-form-urlencoded"),
+    ]
+    r = call("POST", "/lessons/first-steps/reset", b"", headers=form)
+    assert r.status == 403 and not r.cookies  # no CSRF token: refused, as before
+    r = call("POST", "/lessons/first-steps/reset", f"csrfmiddlewaretoken={token}".encode(),
+             headers=form)  # fmt: skip
+    assert r.status == 302 and "sessionid" in r.cookies  # the learner's session starts
+    assert r.cookies["sessionid"]["httponly"] and r.headers["x-frame-options"] == "DENY"
+
+
+# ---- the run rate ----------------------------------------------------------------------------
+
+
+async def _refusals(n: int) -> int:
+    refusals = await asyncio.gather(*(quotas.rate_refusal("10.1.2.3") for _ in range(n)))
+    return sum(r is not None for r in refusals)
+
+
+def test_the_rate_is_counted_on_the_event_loop_with_locmem(monkeypatch):
+    def no_thread(*args, **kwargs):
+        raise AssertionError("the in-process cache needs no worker thread")
+
+    monkeypatch.setattr(quotas, "sync_to_async", no_thread)
+    with override_settings(CODEBLANKS=_config(run_rate=10)):
+        assert asyncio.run(_refusals(25)) == 15
+
+
+def test_the_rate_is_counted_exactly_with_redis():
+    redis = pytest.importorskip("redis")
+    url = "redis://127.0.0.1:6379/14"
+    try:
+        redis.Redis.from_url(url, socket_timeout=1).ping()
+    except redis.RedisError:
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    backend = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": f"test-api-fast-path-{threading.get_ident()}",
+    }
+    from django.core.cache import cache
+
+    with override_settings(CACHES={"default": backend}, CODEBLANKS=_config(run_rate=10)):
+        try:
+            cache.clear()
+            assert asyncio.run(_refusals(25)) == 15  # concurrent, in worker threads: atomic
+        finally:
+            cache.clear()
