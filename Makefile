@@ -27,12 +27,14 @@ format: install
 	$(BIN)/ruff format src tests benchmarks
 	$(BIN)/ruff check --fix src tests benchmarks
 
-# The whole suite on SQLite, then the database-backed tests again on the real PostgreSQL.
+# Every test but the PostgreSQL-only ones on SQLite; then, on the real PostgreSQL, the
+# database-backed web tests again and the PostgreSQL-only ones (tests/deploy: two real nodes
+# sharing PostgreSQL and Redis). Each stage runs a test at most once.
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -m "not postgres"
 	@if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
-		echo "== database tests again on PostgreSQL ($(PG_URL))"; \
-		CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "django_db or postgres" tests/web; \
+		echo "== database tests again on PostgreSQL ($(PG_URL)), and the multi-node test"; \
+		CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "django_db or postgres" tests/web tests/deploy; \
 	else \
 		echo "== SKIPPED: no PostgreSQL answers at $(PG_URL); the PostgreSQL run did not happen"; \
 	fi
