@@ -26,3 +26,23 @@ def test_database_down_is_503(client, sandbox, monkeypatch):
     monkeypatch.setattr(connection, "cursor", broken)
     r = client.get("/healthz")
     assert r.status_code == 503 and r.json()["database"] == "error"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_unmigrated_database_is_503(client, sandbox, monkeypatch):
+    """A node started before `migrate` must not be put behind the load balancer."""
+    from django.apps import apps
+    from django.core.management import call_command
+
+    from codeblanks.web.views import health
+
+    label = apps.get_containing_app_config("codeblanks.web.models").label
+    monkeypatch.setattr(health, "_migrated", False)
+    call_command("migrate", label, "zero", verbosity=0)
+    try:
+        r = client.get("/healthz")
+        assert r.status_code == 503 and r.json()["database"] == "not migrated"
+    finally:
+        call_command("migrate", label, verbosity=0)
+    r = client.get("/healthz")
+    assert r.status_code == 200 and r.json()["database"] == "ok"

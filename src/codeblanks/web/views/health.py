@@ -1,20 +1,31 @@
 from __future__ import annotations
 
 from asgiref.sync import sync_to_async
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.migrations.executor import MigrationExecutor
 from django.http import JsonResponse
 from django.views.decorators.http import require_safe
 
 from codeblanks.sandbox import RunLimits, get_sandbox
 
+_migrated = False  # once the schema is up to date it stays so for this process's code
 
-def _database_ok() -> bool:
+
+def _database_state() -> str:
+    """ "ok", "error" (no answer) or "not migrated": a node whose database lacks our tables must
+    not be put behind the load balancer (every page would fail)."""
+    global _migrated
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-            return cursor.fetchone() == (1,)
+            if cursor.fetchone() != (1,):
+                return "error"
+        if not _migrated:
+            executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
+            _migrated = not executor.migration_plan(executor.loader.graph.leaf_nodes())
     except Exception:  # any failure to answer is "not healthy"; the body says which part
-        return False
+        return "error"
+    return "ok" if _migrated else "not migrated"
 
 
 async def _sandbox_state() -> str:
@@ -29,8 +40,9 @@ async def _sandbox_state() -> str:
 
 @require_safe
 async def healthz(request):
-    """200 when the database and the sandbox both answer, else 503 (for load balancers)."""
-    database = "ok" if await sync_to_async(_database_ok)() else "error"
+    """200 when the database (migrated) and the sandbox both answer, else 503 (for load
+    balancers)."""
+    database = await sync_to_async(_database_state)()
     sandbox = await _sandbox_state()
     healthy = database == "ok" and sandbox == "ok"
     return JsonResponse(
