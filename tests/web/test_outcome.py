@@ -35,3 +35,16 @@ def test_a_hidden_case_is_named_when_it_fails():
     view = present(grade, FIRST, "")
     assert "five tokens" in view.detail
     assert [(r.kind, r.text) for r in view.diff] == [("expected", "y"), ("got", "x")]
+
+
+def test_right_output_but_wrong_values_does_not_claim_a_diff():
+    grade = Grade("incorrect", "a\n", "", "a\n", feedback=("`A` has the wrong values",))
+    view = present(grade, FIRST, "")
+    assert view.diff == [] and "differ" not in view.detail
+    assert "computes is not right" in view.detail
+    assert view.feedback == ["`A` has the wrong values"]
+
+
+def test_feedback_does_not_repeat_the_headline():
+    grade = Grade("error", "", "", "a\n", feedback=("Your program stopped with an error.", "why"))
+    assert present(grade, FIRST, "").feedback == ["why"]

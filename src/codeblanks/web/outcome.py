@@ -109,7 +109,7 @@ def _words(verdict: str, lesson: Lesson, case: str | None) -> tuple[str, str, st
 
 def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
     tone, title, detail = _words(grade.verdict, lesson, grade.case)
-    cases = len(getattr(grade, "cases", ()) or ())
+    cases = len(grade.cases)
     if grade.correct and cases > 1:
         detail = (
             f"Your program prints exactly the expected output, and gives the right results on "
@@ -117,12 +117,20 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
         )
     diff = []
     if grade.verdict == "incorrect":
-        diff = _diff_rows(list(getattr(grade, "diff", ()) or ()))
+        diff = _diff_rows(list(grade.diff))
+        if not diff:  # the output was right; a value check or a kept input was not
+            detail = (
+                "Your program prints what was expected here, but what it computes is not right "
+                "yet:"
+            )
     # The grader already cut the traceback down to the learner's own frames.
     traceback, stderr = "", grade.stderr
     if grade.verdict == "error" and "Traceback" in grade.stderr:
         traceback, stderr = grade.stderr, ""
-    error_line = getattr(grade, "line", None)
+    error_line = grade.line
+    # The headline already says what kind of failure it was; keep only the reasons.
+    said = {title.rstrip(".").lower()}
+    feedback = [f for f in grade.feedback if f and f.rstrip(".").lower() not in said]
     return RunView(
         verdict=grade.verdict,
         tone=tone,
@@ -131,7 +139,7 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
         stdout=grade.stdout,
         expected=grade.expected,
         diff=diff,
-        feedback=[f for f in grade.feedback if f],
+        feedback=feedback,
         traceback=traceback,
         error_line=error_line,
         stderr=stderr,
