@@ -30,6 +30,8 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
+    if not os.access(CHROMIUM, os.X_OK):  # fail, not skip: the browser tests are part of the suite
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": FLAGS}
 
 
