@@ -18,7 +18,7 @@ ALLOWED = {
     "cli": {"cli", "content", "sandbox", "grading"},
     "web": {"web", "content", "sandbox", "grading"},
 }
-DJANGO_DOORS = {"cli/serve.py"}  # imports the web app lazily, to start it
+DJANGO_DOORS = {"cli/serve.py", "cli/manage.py"}  # import the web app lazily, to start it
 
 
 def imports(path: Path) -> set[str]:

@@ -1,5 +1,5 @@
 """Helpers for the deployment tests: app nodes started with `codeblanks serve` and migrated with
-`django-admin migrate`, as an operator would (docs/deploy.md), and an HTTP client with a cookie
+`codeblanks manage migrate`, as an operator would (docs/deploy.md), and an HTTP client with a cookie
 jar, like a browser's. Everything talks to 127.0.0.1 only and every wait is bounded."""
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ def _tool(script: str, module: str) -> list[str]:
 
 
 CODEBLANKS = _tool("codeblanks", "codeblanks.cli.main")
-DJANGO_ADMIN = _tool("django-admin", "django")
 
 
 def node_env(settings: dict[str, str]) -> dict[str, str]:
@@ -54,8 +53,8 @@ def node_env(settings: dict[str, str]) -> dict[str, str]:
 def migrate(env: dict[str, str], cwd: Path) -> None:
     """docs/deploy.md, step 3: once per release, before the nodes serve."""
     done = subprocess.run(
-        [*DJANGO_ADMIN, "migrate", "--noinput"],
-        env={**env, "DJANGO_SETTINGS_MODULE": "codeblanks.web.settings"},
+        [*CODEBLANKS, "manage", "migrate", "--noinput"],
+        env=env,
         cwd=cwd,
         capture_output=True,
         text=True,
