@@ -83,6 +83,20 @@ def test_too_large_code_is_refused(client, grader):
     assert grader.codes == []
 
 
+def test_a_form_too_large_to_read_is_a_413_in_words(csrf_client, grader):
+    """Over DATA_UPLOAD_MAX_MEMORY_SIZE Django cannot even read the form (the CSRF check is the
+    first to try): the learner still gets words in the result area, and the saved code stays."""
+    page = csrf_client.get("/lessons/first-steps/")
+    token = page.cookies["csrftoken"].value
+    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=2048):
+        r = csrf_client.post(RUN, {"code": "x = 1\n" * 1000, "csrfmiddlewaretoken": token}, **HTMX)
+        page = csrf_client.post(RUN, {"code": "x = 1\n" * 1000, "csrfmiddlewaretoken": token})
+    assert r.status_code == 413 and "limit of 2 KB" in r.content.decode()
+    assert "<html" not in r.content.decode()
+    assert page.status_code == 413 and "<html" in page.content.decode()
+    assert grader.codes == []
+
+
 def test_missing_code_is_a_400(client, grader):
     assert client.post(RUN, {}, **HTMX).status_code == 400
     assert client.get(RUN).status_code == 405

@@ -120,8 +120,7 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
         diff = _diff_rows(list(grade.diff))
         if not diff:  # the output was right; a value check or a kept input was not
             detail = (
-                "Your program prints what was expected here, but what it computes is not right "
-                "yet:"
+                "Your program prints what was expected here, but what it computes is not right yet:"
             )
     # The grader already cut the traceback down to the learner's own frames.
     traceback, stderr = "", grade.stderr

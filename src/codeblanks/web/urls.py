@@ -3,6 +3,8 @@ from django.urls import path
 
 from codeblanks.web.views import accounts, api, health, lesson, pages
 
+handler400 = pages.bad_request
+
 urlpatterns = [
     path("", pages.home, name="home"),
     path("courses/<slug:course_id>/<slug:level>/", pages.level, name="level"),

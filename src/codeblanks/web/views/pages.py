@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
@@ -37,3 +39,22 @@ def csrf_failure(request, reason=""):
     if not getattr(request, "htmx", False):
         template = "codeblanks/csrf_failure.html"
     return render(request, template, status=403)
+
+
+def bad_request(request, exception=None):
+    """Django's 400 (``handler400``), in words. The usual cause is a form too large to read (a
+    pasted program of megabytes): say so, with the limit, as a 413 that htmx shows in place."""
+    if isinstance(exception, RequestDataTooBig):
+        status, title = 413, "Too large to send"
+        text = (
+            f"What you sent is over the server's limit of "
+            f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024:,} KB, so it was neither saved nor "
+            "run. Your last saved code is kept; shorten the program and try again."
+        )
+    else:
+        status, title = 400, "That request could not be read"
+        text = "Reload the page and try again."
+    template = "codeblanks/partials/refused.html"
+    if request.headers.get("HX-Request") != "true":
+        template = "codeblanks/refused.html"
+    return render(request, template, {"title": title, "text": text}, status=status)
