@@ -1,5 +1,16 @@
 """Shared test set-up for the whole suite."""
 
+import os
+
+from hypothesis import settings
+
+# Machines here are shared and noisy: no per-example deadline. In CI (CI=true) Hypothesis derives
+# its examples from each test's name, so a red run can be replayed; locally they stay random, so
+# new cases keep being tried.
+settings.register_profile("codeblanks", deadline=None)
+settings.register_profile("ci", parent=settings.get_profile("codeblanks"), derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "codeblanks")
+
 
 def pytest_collection_modifyitems(session, config, items):
     """Run the browser tests last. Playwright's sync API keeps an asyncio event loop running in
