@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -59,3 +61,20 @@ def test_new_lesson_refuses_bad_input(tmp_path, capsys):
     assert not (course / "02-x").exists()
     err = capsys.readouterr().err
     assert "not a slug" in err and "Wizard" in err and "no course.toml" in err
+
+
+def test_serve_says_at_start_up_when_the_sandbox_cannot_isolate(tmp_path):
+    """Root without CAP_SYS_ADMIN (an unprivileged container): `serve` refuses at once, exit 3,
+    instead of serving pages whose every Run would fail."""
+    setpriv = shutil.which("setpriv")
+    assert setpriv, "util-linux setpriv is part of every Debian system"
+    script = Path(sys.executable).with_name("codeblanks")
+    done = subprocess.run(
+        [setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin",
+         str(script), "serve", "--port", "8999"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        env={**os.environ, "CODEBLANKS_DATA_DIR": str(tmp_path / "data")},
+    )  # fmt: skip
+    assert done.returncode == 3, done
+    assert "the sandbox cannot run programs on this machine" in done.stderr
+    assert "Uvicorn running" not in done.stderr

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from codeblanks.cli.console import UsageError
+from codeblanks.cli.console import UsageError, error
+from codeblanks.sandbox import SandboxUnavailable, get_sandbox
 
 
 def add_parser(commands) -> None:
@@ -23,5 +24,11 @@ def run(args: argparse.Namespace) -> int:
         if missing.name not in ("codeblanks.web", "codeblanks.web.serve"):
             raise
         raise UsageError("the web app is not installed (codeblanks.web.serve is missing)") from None
+    try:
+        # Started now, not at the first learner's Run: a machine that cannot isolate programs is
+        # told so at once, and the first run finds the zygote warm.
+        get_sandbox()
+    except SandboxUnavailable as reason:
+        return error(f"the sandbox cannot run programs on this machine: {reason}", 3)
     serve(host=args.host, port=args.port)
     return 0
