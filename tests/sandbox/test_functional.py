@@ -288,3 +288,14 @@ def test_non_daemon_threads_finish_before_the_run_ends(sandbox):
     assert (r.verdict, r.stdout) == ("ok", "main done\nlate\n")
     daemon = code.replace("target=late)", "target=late, daemon=True)")
     assert sandbox.run(daemon).stdout == "main done\n"  # daemon threads do not hold it up
+
+
+def test_slots_argument_keeps_the_rest_of_the_configuration():
+    """``Sandbox(slots=N, config=...)`` changes the slots only: every other setting stays."""
+    config = SandboxConfig(slots=2, queue=3, spares=1, disk_kib=4096)
+    box = Sandbox(slots=1, config=config)
+    try:
+        assert box.config == SandboxConfig(slots=1, queue=3, spares=1, disk_kib=4096)
+        assert box.run("print(1)").stdout == "1\n"
+    finally:
+        box.close()

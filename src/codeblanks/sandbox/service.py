@@ -13,6 +13,7 @@ Errors:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import sys
@@ -42,8 +43,7 @@ class Sandbox:
     def __init__(self, slots: int | None = None, *, config: SandboxConfig | None = None) -> None:
         config = config or SandboxConfig.from_env()
         if slots is not None:
-            config = SandboxConfig(slots=slots, queue=config.queue, spares=config.spares,
-                                   modules=config.modules, unsafe=config.unsafe)  # fmt: skip
+            config = dataclasses.replace(config, slots=slots)
         self.config = config
         self.slots = config.slots
         if config.unsafe:
