@@ -128,8 +128,8 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
         traceback, stderr = grade.stderr, ""
     error_line = grade.line
     # The headline already says what kind of failure it was; keep only the reasons.
-    said = {title.rstrip(".").lower()}
-    feedback = [f for f in grade.feedback if f and f.rstrip(".").lower() not in said]
+    headline = title.rstrip(".").lower()
+    feedback = [f for f in grade.feedback if f and f.rstrip(".").lower() != headline]
     return RunView(
         verdict=grade.verdict,
         tone=tone,
