@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint format bench screenshots clean
+.PHONY: install system run test lint format bench screenshots clean
 
 install: $(STAMP)
 
@@ -31,7 +31,7 @@ format: install
 # database-backed web tests again and the PostgreSQL-only ones (tests/deploy: two real nodes
 # sharing PostgreSQL and Redis). Each stage runs a test at most once, and the second stage runs
 # even when the first failed, so one failure never hides the other stage's result.
-test: lint
+test: system lint
 	@status=0; \
 	$(BIN)/pytest -m "not postgres" || status=1; \
 	if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
@@ -42,6 +42,21 @@ test: lint
 	fi; \
 	if [ $$status -ne 0 ]; then echo "== make test: FAILED (see the stage above)"; fi; \
 	exit $$status
+
+# What the tests need from the system, installed with apt when missing (as root), else named in
+# one line: Debian's Chromium (the browser tests) and HAProxy (the deployment tests).
+system:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || missing="$$missing haproxy"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "== installing from Debian's packages:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+		else \
+			echo "make test needs$$missing from the system: sudo apt-get install -y$$missing"; exit 1; \
+		fi; \
+	fi
 
 # The README's pictures: the browser tests that take screenshots, writing into docs/screenshots
 # (a plain `make test` writes them under test-artifacts/, outside the tracked tree).
