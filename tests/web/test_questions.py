@@ -2,8 +2,8 @@
 
 import pytest
 
+from codeblanks.grading.answers import meaning_order
 from codeblanks.web.models import QuestionAnswer
-from codeblanks.web.questions import meaning_order
 
 from .conftest import MATCH
 

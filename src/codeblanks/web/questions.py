@@ -1,14 +1,14 @@
-"""Questions in the browser: reading an answer out of a form, judging choice and matching
-answers (blanks are judged by ``codeblanks.grading``, in the sandbox), and the stable shuffled
-order in which matching meanings are offered."""
+"""Questions in the browser: reading an answer out of a form and what a template needs to show
+one question. Judging (and the order of matching meanings) is ``codeblanks.grading.answers``,
+shared with the API and the terminal."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
+from codeblanks.grading.answers import meaning_order
 
 MAX_BLANK_CHARS = 500
 
@@ -19,19 +19,6 @@ class BadAnswer(ValueError):
 
 def question_get(questions, question_id: str) -> Question | None:
     return next((q for q in questions if q.id == question_id), None)
-
-
-def meaning_order(question: MatchQuestion) -> list[int]:
-    """Indexes of the meanings in the order the drop-downs list them: shuffled, so the answer is
-    not the author's order, but the same on every page load and every server."""
-
-    def key(i: int) -> str:
-        return hashlib.sha256(f"{question.id}\0{question.pairs[i][1]}".encode()).hexdigest()
-
-    order = sorted(range(len(question.pairs)), key=key)
-    if len(order) > 1 and order == list(range(len(order))):
-        order = order[1:] + order[:1]  # never offer the answers in the right order
-    return order
 
 
 def parse_answer(question: Question, data: Mapping[str, str]) -> object:
@@ -58,16 +45,6 @@ def parse_answer(question: Question, data: Mapping[str, str]) -> object:
             picks.append(int(raw))
         return picks
     raise BadAnswer("This kind of question cannot be answered here.")
-
-
-def judge_local(question: Question, answer: object) -> tuple[bool, list[bool]]:
-    """Right or wrong for a choice or matching answer, and for matching which terms are right."""
-    if isinstance(question, ChoiceQuestion):
-        return answer == question.answer, []
-    if isinstance(question, MatchQuestion):
-        per_term = [pick == i for i, pick in enumerate(answer)]
-        return all(per_term), per_term
-    raise TypeError(f"{question.kind} questions are judged by the grader")
 
 
 # ---- what a template needs to show one question ----------------------------------------------

@@ -14,11 +14,11 @@ from django.utils import timezone
 
 from codeblanks.content.model import BlankQuestion, Lesson, Question
 from codeblanks.grading import Grade, acheck_blank, agrade
+from codeblanks.grading.answers import judge_local
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.web import quotas
 from codeblanks.web.learners import Learner
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
-from codeblanks.web.questions import judge_local
 
 
 def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
