@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from codeblanks.content import catalog
-from codeblanks.grading.answers import meaning_order
+from codeblanks.content.public import meaning_order
 
 from .conftest import SCREENSHOTS, editor_text, set_code
 

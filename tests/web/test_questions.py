@@ -2,7 +2,7 @@
 
 import pytest
 
-from codeblanks.grading.answers import meaning_order
+from codeblanks.content.public import meaning_order
 from codeblanks.web.models import QuestionAnswer
 
 from .conftest import MATCH

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
-from codeblanks.grading.answers import meaning_order
+from codeblanks.content.public import meaning_order
 
 MAX_BLANK_CHARS = 500
 
