@@ -1,7 +1,8 @@
 """One lesson folder → a ``Lesson``, or None with every problem found in it.
 
 The folder's files (docs/authoring.md): lesson.toml, explanation.md, task.md, starter.py,
-solution.py, expected.txt, questions.toml and the mistake files lesson.toml names.
+solution.py, expected.txt, questions.toml, the mistake files lesson.toml names, and tests.py for
+a function exercise.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from codeblanks.content.codes import problem
 from codeblanks.content.fields import Table
 from codeblanks.content.files import folder_version, inside, read_text, read_toml
+from codeblanks.content.functests import read_tests
 from codeblanks.content.model import Exercise, GradingSpec, Lesson, Limits, Mistake, Variant
 from codeblanks.content.problems import Problem
 from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
@@ -20,7 +22,7 @@ from codeblanks.content.questions import read_questions
 from codeblanks.content.tomlpos import Locator
 
 LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "exercise", "grading"}
-EXERCISE_KEYS = {"file"}
+EXERCISE_KEYS = {"file", "hints"}
 GRADING_KEYS = {
     "inputs",
     "values",
@@ -33,7 +35,7 @@ GRADING_KEYS = {
     "variants",
     "mistakes",
 }
-MISTAKE_KEYS = {"file", "message"}
+MISTAKE_KEYS = {"file", "message", "nudge"}
 DEFAULT_FILENAME = "main.py"
 _FILENAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.py$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -50,6 +52,10 @@ def read_lesson(
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)
     expected = read_text(folder, "expected.txt", problems)
+    tests = None
+    tests_text = read_text(folder, "tests.py", problems, required=False)
+    if tests_text is not None:
+        tests = read_tests(tests_text, folder / "tests.py", problems)
     questions = None
     parsed_questions = read_toml(folder, "questions.toml", problems)
     if parsed_questions is not None:
@@ -92,6 +98,7 @@ def read_lesson(
         exercise.report(
             "content.E035", "file", f"exercise file {filename!r} is not a plain name.py"
         )
+    hints = exercise.hints()
 
     grading = _read_grading(root.table("grading"), folder, trees, problems)
 
@@ -114,6 +121,8 @@ def read_lesson(
             solution=solution,
             expected_output=expected,
             grading=grading,
+            hints=hints,
+            tests=tests,
         ),
         questions=questions,
         version=folder_version(folder),
@@ -227,6 +236,9 @@ def _read_mistakes(grading: Table, folder: Path, problems: list[Problem]) -> tup
         table.unknown(MISTAKE_KEYS)
         file = table.text("file")
         message = table.text("message")
+        nudge = table.text("nudge", required=False)
+        if nudge and message and nudge.strip() == message.strip():
+            table.report("content.E082", "nudge", f"{table.label} `nudge` is its `message`")
         if not file:
             continue
         path = inside(folder, file)
@@ -238,5 +250,5 @@ def _read_mistakes(grading: Table, folder: Path, problems: list[Problem]) -> tup
             continue
         code = read_text(folder, file, problems)
         if code is not None:
-            mistakes.append(Mistake(path, code, message))
+            mistakes.append(Mistake(path, code, message, nudge))
     return tuple(mistakes)

@@ -26,6 +26,7 @@ class Mistake:
     path: Path
     code: str
     message: str
+    nudge: str = ""  # said first, before ``message``; empty: ``message`` at once
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,25 @@ class GradingSpec:
 
 
 @dataclass(frozen=True)
+class FunctionTest:
+    """One ``@test`` of tests.py. ``rtol``/``atol`` None: the lesson's tolerance."""
+
+    name: str
+    hidden: bool = False
+    rtol: float | None = None
+    atol: float | None = None
+
+
+@dataclass(frozen=True)
+class FunctionTests:
+    """A lesson's tests.py: its text (run in the sandbox after the learner's code) and the
+    tests it declares, in order."""
+
+    source: str
+    tests: tuple[FunctionTest, ...]
+
+
+@dataclass(frozen=True)
 class Exercise:
     task_md: str
     filename: str
@@ -59,6 +79,8 @@ class Exercise:
     solution: str
     expected_output: str
     grading: GradingSpec = field(default_factory=GradingSpec)
+    hints: tuple[str, ...] = ()  # revealed one at a time, gentlest first, before the solution
+    tests: FunctionTests | None = None  # a function exercise's tests.py
 
 
 @dataclass(frozen=True)
@@ -69,12 +91,24 @@ class ChoiceQuestion:
     answer: int  # index into options of the one correct option
     explanation: str
     kind: str = "choice"
+    hints: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BlankVariant:
+    """Another ``setup`` for a value blank: the answer must give the reference answer's value
+    under it too, so an answer that hard-codes the first setup's value fails."""
+
+    name: str
+    setup: str
 
 
 @dataclass(frozen=True)
 class BlankQuestion:
     """One line of code with ``____`` in it. ``check`` is ``value`` (any answer that gives the
-    same value passes, judged in the sandbox after ``setup``), ``exact`` or ``regex``."""
+    same value passes, judged in the sandbox after ``setup`` and after each variant's setup),
+    ``exact`` or ``regex``. ``forbid`` lists Python tokens (a literal, a name, an operator) the
+    answer may not contain."""
 
     id: str
     prompt: str
@@ -85,6 +119,9 @@ class BlankQuestion:
     accept: tuple[str, ...] = ()
     setup: str = ""
     kind: str = "blank"
+    hints: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
+    variants: tuple[BlankVariant, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +131,7 @@ class MatchQuestion:
     pairs: tuple[tuple[str, str], ...]  # (term, meaning), in the author's order
     explanation: str
     kind: str = "match"
+    hints: tuple[str, ...] = ()
 
 
 Question = ChoiceQuestion | BlankQuestion | MatchQuestion

@@ -1,6 +1,7 @@
-"""Grading an exercise: the learner's program runs on the visible case and on every hidden
-variant at once; its output and named values are compared with the solution's (cached per lesson
-version); the first case that fails decides the verdict and the feedback says why.
+"""Grading an exercise: the learner's program runs on the visible case, then (only if that run
+ended normally) on every hidden variant at once; its output and named values are compared with the
+solution's (cached per lesson version); the first case that fails decides the verdict and the
+feedback says why.
 
 A learner's mistake is always a ``Grade`` value, never an exception.
 """
@@ -16,6 +17,7 @@ from typing import Any, TypeVar
 from codeblanks.content.model import Lesson
 from codeblanks.grading.cases import VISIBLE, cases_for, describe
 from codeblanks.grading.compare import compare_output, line_diff, normalise
+from codeblanks.grading.functests import judge_tests
 from codeblanks.grading.mistakes import matching_mistake
 from codeblanks.grading.reference import (
     PLATFORM_FAILURES,
@@ -77,13 +79,15 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         return pool.submit(asyncio.run, coro).result()
 
 
-def grade(lesson: Lesson, code: str, sandbox=None) -> Grade:
-    return run_sync(agrade(lesson, code, sandbox))
+def grade(lesson: Lesson, code: str, sandbox=None, *, client: str | None = None) -> Grade:
+    return run_sync(agrade(lesson, code, sandbox, client=client))
 
 
-async def agrade(lesson: Lesson, code: str, sandbox=None) -> Grade:
+async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None = None) -> Grade:
+    """``client`` (the learner's session, an API caller's address) is whom the sandbox counts
+    the runs to when it shares itself fairly between learners."""
     sandbox = sandbox or get_sandbox()
-    results = await agrade_runs(lesson, code, sandbox)
+    results = await agrade_runs(lesson, code, sandbox, client=client)
     return judge(lesson, code, *results)
 
 
@@ -93,22 +97,35 @@ async def agrade_runs(
     sandbox,
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
+    client: str | None = None,
 ) -> tuple[dict[str, RunResult], Reference, str | None]:
-    """The learner's runs on every case and the reference, fetched together."""
+    """The learner's runs and the reference, fetched together. The visible case runs first and
+    the variants only if it ended normally: a program that loops, sleeps or fails there would do
+    the same on every variant, so running them would only cost the node (and the other learners)
+    a slot each for nothing."""
     cases, missing = cases_for(lesson, code)
     values = lesson.exercise.grading.values
-    runs, ref = await asyncio.gather(
-        run_cases(sandbox, lesson, cases, values, gate=gate, patient=patient),
-        areference(lesson, sandbox, gate),
-    )
-    failed = [c for c in cases if runs[c.name].verdict == ERROR and "matmul" in runs[c.name].stderr]
+    how = {"gate": gate, "patient": patient, "client": client}
+
+    async def learner() -> dict[str, RunResult]:
+        runs = await run_cases(sandbox, lesson, cases[:1], values, **how)
+        if runs[VISIBLE].ok and len(cases) > 1:
+            runs.update(await run_cases(sandbox, lesson, cases[1:], values, **how))
+        return runs
+
+    runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
+    failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
     extra = tuple(sorted(matmul_operands(code))) if failed else ()
     if extra:
         # Rare and worth it: run those cases again, keeping the operands of `@`, so the error
         # can show both shapes. Capturing them on every run would slow every grade.
-        again = await run_cases(sandbox, lesson, failed, values + extra, gate=gate, patient=patient)
+        again = await run_cases(sandbox, lesson, failed, values + extra, **how)
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
     return runs, ref, missing.message() if missing else None
+
+
+def _matmul_error(run: RunResult) -> bool:
+    return run.verdict == ERROR and "matmul" in run.stderr
 
 
 def _failure_message(run: RunResult, lesson: Lesson) -> str:
@@ -191,7 +208,9 @@ def judge(
         return incorrect_with_mistake(run.verdict, name, feedback, line=line, stderr=stderr)
 
     def incorrect_with_mistake(verdict, name, feedback, diff=(), line=None, stderr=None) -> Grade:
-        valid = {n for n, r in ref.solution.items() if r.ok}
+        # Compared on the cases the learner's program was run on (only the visible one when it
+        # failed there) where the solution itself runs.
+        valid = {n for n, r in ref.solution.items() if r.ok and n in runs}
         mistake = matching_mistake(lesson, runs, ref.mistakes, valid)
         if mistake is not None:
             feedback = [mistake.message, *feedback]
@@ -212,6 +231,8 @@ def judge(
     problems = []
     if spec.values and sol_vis is not None and sol_vis.ok:
         problems = compare_values(vis.values, sol_vis.values, spec.values, spec.rtol, spec.atol)
+    if sol_vis is not None and sol_vis.ok:
+        problems += judge_tests(lesson, vis, sol_vis)
     if not match.equal:
         diff = line_diff(vis.stdout, ref.expected[VISIBLE])
         return incorrect_with_mistake(INCORRECT, VISIBLE, [match.reason, *problems], diff)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.cases import VISIBLE, Case, cases_for
+from codeblanks.grading.functests import test_capture
 from codeblanks.sandbox import RunLimits, RunResult
 from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR
 
@@ -51,20 +52,21 @@ async def run_one(
     capture: tuple[str, ...],
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
+    client: str | None = None,
 ) -> RunResult:
     """One run, optionally through ``gate``; ``patient`` runs (reference results and proofs,
-    which nobody waits on interactively) try again a few times while the sandbox is busy."""
+    which nobody waits on interactively) try again a few times while the sandbox is busy.
+    ``client`` (a learner's session, an address) is whom the sandbox's fair share counts it to."""
     tries = 6 if patient else 1
     run = RunResult(SANDBOX_ERROR)
     for attempt in range(tries):
         try:
+            kwargs = {"filename": filename, "limits": limits, "capture": capture, "client": client}
             if gate is None:
-                run = await sandbox.arun(code, filename=filename, limits=limits, capture=capture)
+                run = await sandbox.arun(code, **kwargs)
             else:
                 async with gate:
-                    run = await sandbox.arun(
-                        code, filename=filename, limits=limits, capture=capture
-                    )
+                    run = await sandbox.arun(code, **kwargs)
         except Exception:  # the sandbox promises values; a bug there must not reach learners
             log.exception("the sandbox raised instead of returning a RunResult")
             return RunResult(SANDBOX_ERROR)
@@ -83,6 +85,7 @@ async def run_cases(
     *,
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
+    client: str | None = None,
 ) -> dict[str, RunResult]:
     """Run every case at once (as far as ``gate`` lets them)."""
     cases = list(cases)
@@ -95,9 +98,10 @@ async def run_cases(
                 c.code,
                 filename=filename,
                 limits=limits,
-                capture=_capture(capture),
+                capture=_capture(capture, test_capture(lesson)),
                 gate=gate,
                 patient=patient,
+                client=client,
             )
             for c in cases
         )
@@ -134,7 +138,7 @@ def cache_key(lesson: Lesson) -> tuple[str, str]:
         return lesson.id, lesson.version
     ex = lesson.exercise
     digest = hashlib.sha256(
-        repr((ex.filename, ex.solution, ex.expected_output, ex.grading)).encode()
+        repr((ex.filename, ex.solution, ex.expected_output, ex.grading, ex.tests)).encode()
     ).hexdigest()
     return lesson.id, "sha256:" + digest
 
