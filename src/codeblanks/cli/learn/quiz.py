@@ -47,7 +47,11 @@ def solve(questions: list[dict[str, Any]], check: Callable[[str, Any], dict], as
             show.say(result.get("message") or "Not quite.", "bold yellow")
             if result.get("error"):
                 show.say(result["error"], "dim")
-            again = ask("Try again? [Y/n] ").strip().lower()
+            try:
+                again = ask("Try again? [Y/n] ").strip().lower()
+            except EOFError:
+                show.say("\n(stopped)")
+                return right
             if again.startswith("n"):
                 break
     show.say(f"\n{right} of {len(questions)} right.", "bold")

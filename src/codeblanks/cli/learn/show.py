@@ -9,6 +9,16 @@ import sys
 from typing import Any
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+HEADINGS = {
+    "correct": "Correct!",
+    "incorrect": "Not quite.",
+    "error": "Your program stopped with an error.",
+    "timeout": "Your program ran out of time.",
+    "memory-limit": "Your program used too much memory.",
+    "output-limit": "Your program printed too much.",
+    "busy": "The server is busy: try again in a moment.",
+    "sandbox-error": "The platform failed, not your program: try again.",
+}
 VERDICT_STYLE = {"correct": "bold green", "incorrect": "bold yellow"}
 
 
@@ -65,12 +75,13 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
 def grade(result: dict[str, Any]) -> None:
     out = console()
     verdict = result.get("verdict", "?")
-    heading = {"correct": "Correct!", "incorrect": "Not quite."}.get(verdict, verdict)
+    heading = HEADINGS.get(verdict, verdict)
     case = result.get("case")
     where = f"  (case: {case})" if case and verdict != "correct" else ""
     out.print(text(heading + where, VERDICT_STYLE.get(verdict, "bold red")))
     for sentence in result.get("feedback") or ():
-        out.print(text(f"  • {sentence}"))
+        if sentence != heading:  # the grader's first sentence may be the heading itself
+            out.print(text(f"  • {sentence}"))
     if verdict == "correct":
         out.print(text("Next: `codeblanks learn quiz` for the questions, or the next lesson."))
         return
