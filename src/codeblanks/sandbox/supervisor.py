@@ -26,8 +26,9 @@ import sysconfig
 import threading
 import time
 
-from codeblanks.sandbox import seccomp, wire
+from codeblanks.sandbox import seccomp
 from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.inside import wire
 from codeblanks.sandbox.outcome import execute
 from codeblanks.sandbox.preflight import SandboxUnavailable
 from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunResult
@@ -35,7 +36,8 @@ from codeblanks.sandbox.spare import Spare
 
 log = logging.getLogger("codeblanks.sandbox")
 
-PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+# The trust boundary: the only folder of ours the sandbox sees (as /opt/codeblanks).
+INSIDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inside")
 START_TIMEOUT_S = 60.0
 SPARE_WAIT_S = 30.0
 _instances = itertools.count()
@@ -113,11 +115,11 @@ class Supervisor:
             "python": python,
             "python_prefix": sys.base_prefix,
             "site_packages": _site_packages(),
-            "pkg_dir": PKG_DIR,
+            "pkg_dir": INSIDE_DIR,
             "ctl_fd": theirs.fileno(),
         }
         proc = subprocess.Popen(
-            [python, "-I", "-S", "-B", os.path.join(PKG_DIR, "namespaces.py"),
+            [python, "-I", "-S", "-B", os.path.join(INSIDE_DIR, "namespaces.py"),
              json.dumps(launcher_cfg), json.dumps(zygote_cfg)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
