@@ -3,7 +3,7 @@
 Threads:
 * one I/O thread owns the zygote's control socket: it asks for spares (keeping ``spare_count``
   ready), collects their HELLO (the pidfd), reaps EXIT reports, and restarts a dead zygote;
-* each ``run()`` happens in its caller's thread: admission (slots, queue, ``busy``), a ready
+* each ``run()`` happens in its caller's thread, once the ``Scheduler`` gave it a slot: a ready
   spare, then ``outcome.execute`` talks to that spare directly. Nothing passes through the zygote.
 
 On the trusted side only this module starts a process (the launcher); the zygote forks the rest.
@@ -31,7 +31,7 @@ from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.inside import wire
 from codeblanks.sandbox.outcome import execute
 from codeblanks.sandbox.preflight import SandboxUnavailable
-from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunResult
+from codeblanks.sandbox.result import SANDBOX_ERROR, RunLimits, RunResult
 from codeblanks.sandbox.spare import Spare
 
 log = logging.getLogger("codeblanks.sandbox")
@@ -53,8 +53,6 @@ class Supervisor:
         self.config = config
         self.lock = threading.Lock()
         self.ready_cond = threading.Condition(self.lock)
-        self.slots = threading.BoundedSemaphore(config.slots)
-        self.admitted = 0
         self.running = 0  # runs holding a spare right now
         self.ready: collections.deque[Spare] = collections.deque()
         self.pending: dict[str, Spare] = {}  # asked for, no HELLO yet
@@ -325,9 +323,9 @@ class Supervisor:
                     or self.ctl is None
                     or time.monotonic() < self.retry_at
                     or stocked >= self.config.spare_count
-                    # While programs run, fork only if fewer spares than slots are left: a fork
+                    # While programs run, fork only if fewer spares than cores are left: a fork
                     # and a warm-up cost CPU the running programs (a grading burst) need.
-                    or (self.running and stocked >= self.config.slots)
+                    or (self.running and stocked >= self.config.cores)
                     or not self.free_uids
                 ):
                     return
@@ -379,7 +377,7 @@ class Supervisor:
                     return None
                 self.ready_cond.wait(min(left, 0.5))
             spare = self.ready.popleft()
-            low = len(self.ready) + len(self.pending) < self.config.slots
+            low = len(self.ready) + len(self.pending) < self.config.cores
         if low:
             self._kick()
         return spare
@@ -387,41 +385,30 @@ class Supervisor:
     def run(
         self, code: str, filename: str, limits: RunLimits, capture: tuple[str, ...]
     ) -> RunResult:
+        """One run on a ready spare. The caller holds a slot (``Scheduler``): this only finds
+        a spare, hands the code over and collects the outcome."""
         with self.lock:
             if self.closed:
                 return RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")
-            if self.admitted >= self.config.slots + self.config.queue_size:
-                return RunResult(BUSY, stderr="The server is busy running other programs. "
-                                 "Try again in a moment.")  # fmt: skip
-            self.admitted += 1
+            self.running += 1
         try:
-            if not self.slots.acquire(timeout=limits.wall_s * 4 + SPARE_WAIT_S):
-                return RunResult(BUSY, stderr="The server is busy. Try again in a moment.")
-            with self.lock:
-                self.running += 1
-            try:
-                for _attempt in range(3):  # a spare may have died while it waited: take another
-                    spare = self._take_spare()
-                    if spare is None:
-                        why = self.broken or "no sandbox process became ready in time"
-                        return RunResult(SANDBOX_ERROR,
-                                         stderr=f"The sandbox is unavailable: {why}")  # fmt: skip
-                    try:
-                        result = execute(spare, code, filename, limits, capture)
-                    finally:
-                        spare.kill()
-                        spare.close()
-                    if result is not None:
-                        return result
-                return RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")
-            finally:
-                with self.lock:
-                    self.running -= 1
-                self.slots.release()
-                self._kick()  # refill the spares (at once if idle now, see _top_up)
+            for _attempt in range(3):  # a spare may have died while it waited: take another
+                spare = self._take_spare()
+                if spare is None:
+                    why = self.broken or "no sandbox process became ready in time"
+                    return RunResult(SANDBOX_ERROR, stderr=f"The sandbox is unavailable: {why}")
+                try:
+                    result = execute(spare, code, filename, limits, capture)
+                finally:
+                    spare.kill()
+                    spare.close()
+                if result is not None:
+                    return result
+            return RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")
         finally:
             with self.lock:
-                self.admitted -= 1
+                self.running -= 1
+            self._kick()  # refill the spares (at once if idle now, see _top_up)
 
     def close(self) -> None:
         with self.lock:
