@@ -168,6 +168,9 @@ class Supervisor:
                 # RLIMIT_NPROC for a moment: reuse these uids only after a pause.
                 self.cooling.append((time.monotonic() + 2.0, spare.uid))
             for spare in [*self.ready, *self.pending.values()]:
+                # Unregistered before closed: a closed socket left in the selector keeps its fd
+                # number there, and the next socket given that number cannot be registered.
+                self._unregister(spare)
                 spare.close()
             self.live.clear()
             self.ready.clear()
@@ -206,27 +209,39 @@ class Supervisor:
             os.write(self.wake_w, b"x")
 
     def _loop(self) -> None:
+        """The I/O thread. It must never die: an unexpected error is logged and the zygote
+        restarted, so that the sandbox heals instead of leaving every later run waiting."""
         while not self.closed:
-            if self.ctl is None:
-                self._zygote_died()
-                continue
-            self._top_up()
-            generation = self.generation
-            for key, _ in self.sel.select(timeout=1.0):
-                if key.data == "wake":
-                    try:
-                        while os.read(self.wake_r, 512):
-                            pass
-                    except BlockingIOError:
+            try:
+                self._turn()
+            except Exception:
+                log.exception("the sandbox's I/O thread hit an unexpected error; restarting")
+                with contextlib.suppress(Exception):
+                    self._zygote_died()
+                time.sleep(0.05)
+
+    def _turn(self) -> None:
+        """One pass: restart a dead zygote, top the spares up, handle what is ready."""
+        if self.ctl is None:
+            self._zygote_died()
+            return
+        self._top_up()
+        generation = self.generation
+        for key, _ in self.sel.select(timeout=1.0):
+            if key.data == "wake":
+                try:
+                    while os.read(self.wake_r, 512):
                         pass
-                elif key.data == "ctl":
-                    self._on_ctl()
-                elif key.data == "stderr":
-                    self._on_stderr(key.fileobj)
-                elif isinstance(key.data, Spare):
-                    self._on_hello(key.data)
-                if self.ctl is None or self.generation != generation:
-                    break  # the zygote died: the other events belong to the old one
+                except BlockingIOError:
+                    pass
+            elif key.data == "ctl":
+                self._on_ctl()
+            elif key.data == "stderr":
+                self._on_stderr(key.fileobj)
+            elif isinstance(key.data, Spare):
+                self._on_hello(key.data)
+            if self.ctl is None or self.generation != generation:
+                break  # the zygote died: the other events belong to the old one
 
     def _on_stderr(self, stream: io.BufferedReader) -> None:
         try:
@@ -255,8 +270,13 @@ class Supervisor:
                 self._zygote_died()
                 return
             parts = msg.split()
-            if parts[0] == wire.EXIT and len(parts) == 4:
-                self._on_exit(parts[1].decode(), int(parts[2]), int(parts[3]))
+            if (
+                len(parts) == 4
+                and parts[0] == wire.EXIT
+                and parts[2].isdigit()
+                and parts[3].isdigit()
+            ):
+                self._on_exit(parts[1].decode(errors="replace"), int(parts[2]), int(parts[3]))
 
     def _on_exit(self, child_id: str, status: int, cpu_ms: int) -> None:
         with self.lock:
