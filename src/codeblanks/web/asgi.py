@@ -57,7 +57,9 @@ def is_api(scope) -> bool:
     path, root = scope.get("path", ""), scope.get("root_path", "")
     if root and path.startswith(root):
         path = path[len(root) :]
-    return scope["type"] == "http" and path.startswith(API_PREFIX)
+    return scope["type"] == "http" and (
+        path == API_PREFIX.rstrip("/") or path.startswith(API_PREFIX)
+    )
 
 
 site = get_asgi_application()  # sets Django up; the whole site, full middleware

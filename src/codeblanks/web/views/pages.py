@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
+from django.core.exceptions import DisallowedHost, RequestDataTooBig
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 from django.views.decorators.http import require_safe
 
 from codeblanks.web import selectors
@@ -41,9 +42,25 @@ def csrf_failure(request, reason=""):
     return render(request, template, status=403)
 
 
+def _api(request) -> bool:
+    path = request.path_info
+    return path == "/api" or path.startswith("/api/")
+
+
+def _json(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=status)
+
+
 def bad_request(request, exception=None):
     """Django's 400 (``handler400``), in words. The usual cause is a form too large to read (a
-    pasted program of megabytes): say so, with the limit, as a 413 that htmx shows in place."""
+    pasted program of megabytes): say so, with the limit, as a 413 that htmx shows in place.
+    Under /api it is the API's JSON error instead, as for every error handler here."""
+    if _api(request):
+        if isinstance(exception, DisallowedHost):
+            return _json(400, "bad-host", "This server does not answer for that Host header.")
+        if isinstance(exception, RequestDataTooBig):
+            return _json(413, "too-large", "The request body is too large.")
+        return _json(400, "bad-request", "The request could not be read.")
     if isinstance(exception, RequestDataTooBig):
         status, title = 413, "Too large to send"
         text = (
@@ -58,3 +75,21 @@ def bad_request(request, exception=None):
     if request.headers.get("HX-Request") != "true":
         template = "codeblanks/refused.html"
     return render(request, template, {"title": title, "text": text}, status=status)
+
+
+def not_found(request, exception=None):
+    if _api(request):
+        return _json(404, "not-found", "No such API endpoint; see docs/api.md.")
+    return defaults.page_not_found(request, exception)
+
+
+def permission_denied(request, exception=None):
+    if _api(request):
+        return _json(403, "forbidden", "This request is not allowed.")
+    return defaults.permission_denied(request, exception)
+
+
+def server_error(request):
+    if _api(request):
+        return _json(500, "server-error", "Something went wrong on our side; please try again.")
+    return defaults.server_error(request)
