@@ -62,10 +62,14 @@ def is_api(scope) -> bool:
     )
 
 
+from codeblanks.web import bodies  # noqa: E402 (needs the settings module named above)
+
 site = get_asgi_application()  # sets Django up; the whole site, full middleware
 api = ApiHandler()
 
 
 async def application(scope, receive, send):
+    if scope["type"] == "http":
+        scope, receive = await bodies.bounded(scope, receive)
     handler = api if is_api(scope) else site
     await handler(scope, receive, send)

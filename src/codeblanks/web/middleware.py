@@ -39,6 +39,38 @@ def _finish(request, response):
     return response
 
 
+def body_refusal(get_response):
+    """Answers a request whose body ``codeblanks.web.bodies`` refused (the reason is in the
+    ASGI scope) before any other middleware or view can read it."""
+    from codeblanks.web.bodies import SCOPE_KEY
+    from codeblanks.web.views.pages import body_refused
+
+    def refusal(request):
+        scope = getattr(request, "scope", None)
+        return scope.get(SCOPE_KEY) if scope else None
+
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request):
+            if found := refusal(request):
+                return body_refused(request, found)
+            return await get_response(request)
+
+        markcoroutinefunction(middleware)
+    else:
+
+        def middleware(request):
+            if found := refusal(request):
+                return body_refused(request, found)
+            return get_response(request)
+
+    return middleware
+
+
+body_refusal.sync_capable = True
+body_refusal.async_capable = True
+
+
 def security_headers(get_response):
     if iscoroutinefunction(get_response):
 
