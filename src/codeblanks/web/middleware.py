@@ -1,4 +1,5 @@
-"""Response headers every page gets: a Content-Security-Policy that runs only our own scripts,
+"""Response headers every answer gets (pages, API, static files): a Content-Security-Policy that
+runs only our own scripts, a Permissions-Policy that turns off the powerful browser features,
 and the Secure flag on cookies whenever the request came over HTTPS.
 
 Only scripts served from this site run: no inline scripts, no eval, nothing from elsewhere.
@@ -31,8 +32,27 @@ CSP = "; ".join(
 )
 
 
+# No page here needs a camera, a microphone, a location or any other powerful feature.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "usb",
+    )
+)
+
+
 def _finish(request, response):
     response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
     if request.is_secure():
         for morsel in response.cookies.values():
             morsel["secure"] = True
