@@ -11,6 +11,7 @@ from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestio
 from codeblanks.content.public import meaning_order
 
 MAX_BLANK_CHARS = 500
+MAX_INDEX_DIGITS = 4  # no question has 10,000 options
 
 
 class BadAnswer(ValueError):
@@ -21,14 +22,23 @@ def question_get(questions, question_id: str) -> Question | None:
     return next((q for q in questions if q.id == question_id), None)
 
 
+def _index(raw: str, count: int) -> int | None:
+    """``raw`` as an index below ``count``: plain ASCII digits only (``str.isdigit`` also accepts
+    "²", which ``int`` refuses), and few of them (``int`` refuses 5,000 digits)."""
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_INDEX_DIGITS):
+        return None
+    value = int(raw)
+    return value if value < count else None
+
+
 def parse_answer(question: Question, data: Mapping[str, str]) -> object:
     """The answer in a POSTed form, as stored: an option index, a text, or a list of meaning
     indexes (one per term). Raises ``BadAnswer``."""
     if isinstance(question, ChoiceQuestion):
-        raw = data.get("choice", "")
-        if not raw.isdigit() or int(raw) >= len(question.options):
+        index = _index(data.get("choice", ""), len(question.options))
+        if index is None:
             raise BadAnswer("Choose one of the options.")
-        return int(raw)
+        return index
     if isinstance(question, BlankQuestion):
         text = data.get("blank", "").strip()
         if not text:
@@ -39,10 +49,10 @@ def parse_answer(question: Question, data: Mapping[str, str]) -> object:
     if isinstance(question, MatchQuestion):
         picks = []
         for i in range(len(question.pairs)):
-            raw = data.get(f"match-{i}", "")
-            if not raw.isdigit() or int(raw) >= len(question.pairs):
+            index = _index(data.get(f"match-{i}", ""), len(question.pairs))
+            if index is None:
                 raise BadAnswer("Choose a meaning for every term.")
-            picks.append(int(raw))
+            picks.append(index)
         return picks
     raise BadAnswer("This kind of question cannot be answered here.")
 

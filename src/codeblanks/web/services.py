@@ -15,6 +15,7 @@ from django.utils import timezone
 from codeblanks.content.model import BlankQuestion, Lesson, Question
 from codeblanks.grading import Grade, acheck_blank, agrade
 from codeblanks.grading.answers import judge_local
+from codeblanks.grading.cases import programs_for
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.web import quotas
 from codeblanks.web.learners import Learner
@@ -93,7 +94,7 @@ async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str
     if refusal:
         return RunOutcome(refusal=refusal)
     await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
-    refusal = await quotas.rate_refusal(client)
+    refusal = await quotas.rate_refusal(client, programs_for(lesson))
     if refusal:
         return RunOutcome(refusal=refusal)
     grade = await agrade(lesson, code, client=_fair_key(learner))
@@ -118,7 +119,7 @@ async def api_run(*, code: str, client: str) -> ApiOutcome:
 
 
 async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
-    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client)
+    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson))
     if refusal:
         return ApiOutcome(refusal=refusal)
     return ApiOutcome(result=await agrade(lesson, code, client=client))

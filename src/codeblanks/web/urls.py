@@ -4,6 +4,9 @@ from django.urls import path
 from codeblanks.web.views import accounts, api, health, lesson, pages
 
 handler400 = pages.bad_request
+handler403 = pages.permission_denied
+handler404 = pages.not_found
+handler500 = pages.server_error
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -27,5 +30,7 @@ urlpatterns = [
     path("api/lessons", api.lessons, name="api-lessons"),
     path("api/run", api.run, name="api-run"),
     path("api/lessons/<str:lesson_id>/grade", api.grade, name="api-grade"),
+    path("api", api.not_found),
+    path("api/", api.not_found),
     path("api/<path:rest>", api.not_found),
 ]

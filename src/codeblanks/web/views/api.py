@@ -38,7 +38,11 @@ def _code(request) -> str | JsonResponse:
         return error(413, "too-large", "The request body is too large.")
     try:
         data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except RecursionError:  # nesting deeper than the parser's stack
+        return error(
+            400, "bad-json", 'The JSON body is nested too deeply; send {"code": "print(1)"}.'
+        )
+    except (UnicodeDecodeError, ValueError):  # also a number too long for int()
         return error(400, "bad-json", 'The body must be JSON: {"code": "print(1)"}.')
     if not isinstance(data, dict) or "code" not in data:
         return error(400, "missing-code", 'The JSON object needs a "code" member.')
