@@ -77,13 +77,13 @@ def test_grade_missing_file_exits_2(capsys):
 
 
 def test_a_machine_that_cannot_isolate_exits_3(tmp_path, monkeypatch, capsys):
-    from codeblanks.cli import run as run_command
+    import codeblanks.sandbox
     from codeblanks.sandbox import SandboxUnavailable
 
     def unavailable():
         raise SandboxUnavailable("no user namespaces here")
 
-    monkeypatch.setattr(run_command, "get_sandbox", unavailable)
+    monkeypatch.setattr(codeblanks.sandbox, "get_sandbox", unavailable)
     assert main(["run", write(tmp_path, "hi.py", "print(1)\n")]) == 3
     assert "no user namespaces here" in capsys.readouterr().err
 

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from codeblanks.cli.console import error, print_json, read_program, visible
-from codeblanks.sandbox import SandboxUnavailable, get_sandbox
 
 
 def add_parser(commands) -> None:
@@ -24,6 +23,11 @@ def add_parser(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from codeblanks.sandbox import (  # here, not above: `codeblanks --help` stays instant
+        SandboxUnavailable,
+        get_sandbox,
+    )
+
     code = read_program(args.file)
     try:
         result = get_sandbox().run(code, filename=Path(args.file).name)

@@ -4,11 +4,11 @@ with control characters made visible, so a program cannot drive the learner's te
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import Any
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from codeblanks.cli.console import visible as printable
+
 HEADINGS = {
     "correct": "Correct!",
     "incorrect": "Not quite.",
@@ -20,11 +20,6 @@ HEADINGS = {
     "sandbox-error": "The platform failed, not your program: try again.",
 }
 VERDICT_STYLE = {"correct": "bold green", "incorrect": "bold yellow"}
-
-
-def printable(text: str) -> str:
-    """``text`` with every control character but newline and tab shown as ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def console():
