@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views import defaults
 from django.views.decorators.http import require_safe
 
-from codeblanks.web import selectors
+from codeblanks.web import selectors, tokens
 from codeblanks.web.learners import learner_from_request
 
 
@@ -30,7 +30,8 @@ def level(request, course_id: str, level: str):
 @require_safe
 def progress(request):
     summary = selectors.progress_summary(learner_from_request(request))
-    return render(request, "codeblanks/progress.html", {"summary": summary})
+    mine = tokens.token_list(user_id=request.user.pk) if request.user.is_authenticated else []
+    return render(request, "codeblanks/progress.html", {"summary": summary, "tokens": mine})
 
 
 def csrf_failure(request, reason=""):
