@@ -146,6 +146,11 @@ CODES: dict[str, tuple[str, str]] = {
         'write the name and options as literals, e.g. @test("empty input", hidden=True)',
     ),
     "content.E088": ("two tests have the same name", "give each test its own name"),
+    # warnings: `codeblanks check` prints them and still passes; the lesson loads
+    "content.W001": (
+        "a TODO from the scaffold is still in a lesson file",
+        "write the text the TODO asks for, then delete the TODO",
+    ),
 }
 
 

@@ -50,7 +50,8 @@ CODES: dict[str, tuple[str, str]] = {
         "a function test fails against the sample solution",
         "fix the test or the solution: every test must pass against solution.py",
     ),
-    "grading.E012": (
+    # warnings: printed by `codeblanks check`, which still passes
+    "grading.W001": (
         "a value blank accepts its value typed in as a bare literal",
         "forbid the literal (`forbid = [...]`) or add `[[question.variants]]` on which the "
         "value changes",
@@ -58,7 +59,16 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
-def problem(code: str, path: Path, line: int | None, message: str, fix: str | None = None):
+def problem(
+    code: str,
+    path: Path,
+    line: int | None,
+    message: str,
+    fix: str | None = None,
+    *,
+    detail: str = "",
+) -> Problem:
     """A ``Problem`` with ``code``'s usual fix unless ``fix`` is given. Unknown codes are a bug."""
     meaning, default_fix = CODES[code]
-    return Problem(code, path, line, message or meaning, default_fix if fix is None else fix)
+    fix = default_fix if fix is None else fix
+    return Problem(code, path, line, message or meaning, fix, detail)

@@ -13,7 +13,7 @@ import re
 
 from codeblanks.content.model import BlankQuestion, Lesson
 from codeblanks.content.problems import Problem
-from codeblanks.grading.blanks import acheck_blank
+from codeblanks.grading.blanks import acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
 from codeblanks.grading.functests import outcomes
@@ -134,6 +134,7 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
                 None,
                 f"the sample solution is judged {solution.verdict} on the case "
                 f"“{solution.case}”: {why}",
+                detail=_printed(solution),
             )
         )
     if starter.correct:
@@ -182,7 +183,26 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
         if not v.correct:
             why = v.message + (f" ({v.error})" if v.error else "")
             problems.append(_blank_problem(lesson, q, why))
+    accepted = [q for (q, _), v in zip(blank_checks, blank_verdicts, strict=True) if v.correct]
+    literals = await asyncio.gather(
+        *(literal_that_passes(lesson, q, sandbox, gate) for q in accepted)
+    )
+    for q, literal in zip(accepted, literals, strict=True):
+        if literal is not None:
+            problems.append(
+                problem(
+                    "grading.W001",
+                    lesson.path / "questions.toml",
+                    None,
+                    f"the blank question “{q.id}” accepts `{literal}`, its value typed in",
+                )
+            )
     return problems
+
+
+def _printed(g: Grade) -> str:
+    """What the solution printed, as a diff from expected.txt (shown under the problem)."""
+    return "\n".join(line.replace("+++ your output", "+++ solution.py printed") for line in g.diff)
 
 
 def _failing_tests(lesson: Lesson, solution: RunResult) -> list[Problem]:
