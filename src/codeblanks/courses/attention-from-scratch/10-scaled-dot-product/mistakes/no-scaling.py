@@ -2,7 +2,7 @@ import numpy as np
 
 
 def softmax(z, axis):
-    """Weights that sum to 1 along `axis`, shifted by the max so that nothing overflows."""
+    """Turn scores into weights that sum to 1 along `axis` (shifted by the max, so no overflow)."""
     shifted = z - np.max(z, axis=axis, keepdims=True)
     weights = np.exp(shifted)
     return weights / np.sum(weights, axis=axis, keepdims=True)
