@@ -39,6 +39,46 @@ def test_every_field_is_filled():
     assert isinstance(blank, BlankQuestion) and (blank.check, blank.answer) == ("value", "b")
     assert isinstance(match, MatchQuestion) and match.pairs[0] == ("+", "adds")
     assert len(lesson.version) == 16
+    # hints, nudges and the blank's defences
+    assert len(ex.hints) == 2 and ex.hints[0].startswith("Which operator")
+    assert mistake.nudge.startswith("Look at the sign") and mistake.message.startswith("Add")
+    assert blank.hints == ("The total needs both numbers.",) and choice.hints == ()
+    assert blank.forbid == ("3",)
+    (blank_variant,) = blank.variants
+    assert blank_variant.name == "other numbers" and "b = 20" in blank_variant.setup
+
+
+def test_a_blank_variant_setup_that_does_not_parse_is_reported_on_its_line(course: Path):
+    questions = course / "01-sum" / "questions.toml"
+    text = questions.read_text()
+    questions.write_text(text.replace("b = 20", "b = = 20") + VARIANT_OF_MATCH)
+    _, problems = load_courses([course])
+    assert [(p.code, p.line) for p in problems] == [("content.E041", 21), ("content.E012", 46)]
+
+
+# a second blank's variants: the locator counts [[question.variants]] across questions
+VARIANT_OF_MATCH = """
+[[question]]
+kind = "blank"
+id = "again"
+prompt = "Add a and b again."
+code = "total = ____ + b"
+answer = "a"
+explanation = "The same sum."
+
+[[question.variants]]
+setup = "a = 1"
+seed = 3
+"""
+
+
+def test_forbid_compares_literals_by_value(course: Path):
+    questions = course / "01-sum" / "questions.toml"
+    questions.write_text(questions.read_text().replace('forbid = ["3"]', 'forbid = ["3.0"]'))
+    assert load_courses([course])[1] == []
+    questions.write_text(questions.read_text().replace('answer = "b"', 'answer = "0x3"'))
+    _, problems = load_courses([course])
+    assert [p.code for p in problems] == ["content.E085"]
 
 
 def test_choice_answer_becomes_the_index_of_its_option(course: Path):

@@ -4,8 +4,9 @@ missing inputs and the Grade's JSON."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
-from codeblanks.content.model import Limits
+from codeblanks.content.model import Limits, Mistake
 from codeblanks.grading import agrade, grade
 from codeblanks.grading.reference import areference, clear_cache
 
@@ -113,14 +114,44 @@ def test_json_keeps_its_keys_and_adds_the_new_ones(softmax_lesson):
 
 
 class CountingSandbox:
-    """The real sandbox, counting the runs asked of it."""
+    """The real sandbox, counting the runs asked of it and whom each was for."""
 
     def __init__(self, real):
-        self.real, self.runs = real, 0
+        self.real, self.runs, self.clients = real, 0, []
 
     async def arun(self, code, **kwargs):
         self.runs += 1
+        self.clients.append(kwargs.get("client"))
         return await self.real.arun(code, **kwargs)
+
+
+def test_grading_stops_at_a_visible_case_that_fails(softmax_lesson, sandbox):
+    quick = with_grading(softmax_lesson, limits=Limits(wall_s=0.5, cpu_s=0.5))
+    assert grade(quick, quick.exercise.solution, sandbox).correct  # the reference is cached
+    counting = CountingSandbox(sandbox)
+    g = grade(quick, SETUP + "import time\ntime.sleep(5)\n", counting, client="learner-1")
+    assert g.verdict == "timeout" and g.case == "visible"
+    assert counting.runs == 1 and g.cases == ("visible",)  # no variant slept as well
+    assert counting.clients == ["learner-1"]
+    counting.runs = 0
+    g = grade(quick, SETUP + "P = S[:, 12]\n", counting)
+    assert g.verdict == "error" and counting.runs == 1
+    # A program that runs on the visible case is run on every variant, all for one client.
+    counting.runs, counting.clients = 0, []
+    g = grade(quick, quick.exercise.starter, counting, client="learner-2")
+    assert counting.runs == 3 and g.cases == ("visible", "four random rows", "wide rows")
+    assert counting.clients == ["learner-2"] * 3
+
+
+def test_a_mistake_that_fails_on_the_visible_case_still_gets_its_message(softmax_lesson):
+    message = "S has one column per key: index within its width."
+    lesson = with_grading(
+        softmax_lesson,
+        mistakes=(Mistake(Path("cols.py"), SETUP + "P = S[:, 9]\n" + PRINT, message),),
+    )
+    g = grade(lesson, SETUP + "P = S[:, 12]\n" + PRINT)
+    assert g.verdict == "error" and g.case == "visible" and g.cases == ("visible",)
+    assert g.feedback[0] == message
 
 
 def test_reference_results_are_cached_per_lesson_version(softmax_lesson, sandbox):

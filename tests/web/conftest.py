@@ -118,9 +118,11 @@ class FakeGrader:
 
     def __init__(self):
         self.codes: list[str] = []
+        self.clients: list[str | None] = []  # whom each grade's runs were counted to
 
-    async def __call__(self, lesson, code, sandbox=None):
+    async def __call__(self, lesson, code, sandbox=None, client=None):
         self.codes.append(code)
+        self.clients.append(client)
         expected = lesson.exercise.expected_output
         if code == lesson.exercise.solution:
             return Grade("correct", expected, "", expected, duration_ms=12.0)
@@ -155,9 +157,11 @@ class FakeSandbox:
     def __init__(self, result=None):
         self.result = result or RunResult("ok", stdout="42\n", exit_code=0, duration_ms=3.0)
         self.codes = []
+        self.clients = []
 
     async def arun(self, code, **kwargs):
         self.codes.append(code)
+        self.clients.append(kwargs.get("client"))
         return self.result
 
 
@@ -178,7 +182,7 @@ class BlankVerdict:
 def blank_checker(monkeypatch):
     seen = []
 
-    async def acheck_blank(lesson, question, answer, sandbox=None):
+    async def acheck_blank(lesson, question, answer, sandbox=None, client=None):
         seen.append(answer)
         return BlankVerdict(answer.replace(" ", "") in ("1", "1.0"), f"{answer} gives a value")
 

@@ -38,6 +38,7 @@ def test_run_answers_like_the_cli(client, sandbox):
         "duration_ms": 3.0,
     }
     assert sandbox.codes == ["print(6 * 7)"]
+    assert sandbox.clients == ["127.0.0.1"]  # the sandbox shares itself out by address
 
 
 @pytest.mark.django_db
@@ -47,6 +48,7 @@ def test_grade_answers_like_the_cli_and_writes_nothing(client, grader):
     assert r.status_code == 200 and r.json()["verdict"] == "correct"
     assert not Attempt.objects.exists() and not LessonProgress.objects.exists()  # ...unused
     assert "sessionid" not in r.cookies and "csrftoken" not in r.cookies
+    assert grader.clients == ["127.0.0.1"]
 
 
 def test_unknown_lesson_is_404_json(client, grader):

@@ -85,7 +85,7 @@ def test_a_blank_the_platform_could_not_judge_is_not_recorded(client, monkeypatc
 
     from .conftest import BlankVerdict
 
-    async def busy(lesson, question, answer, sandbox=None):
+    async def busy(lesson, question, answer, sandbox=None, client=None):
         verdict = BlankVerdict(False, "The server is busy; try again.")
         verdict.verdict = "busy"
         return verdict

@@ -32,6 +32,7 @@ def test_correct_run_is_saved_recorded_and_solved(client, grader):
     attempt = Attempt.objects.get()
     assert attempt.verdict == "correct" and attempt.duration_ms == 12.0 and attempt.user is None
     assert attempt.anon_key == row.anon_key != ""
+    assert grader.clients == [f"anon:{row.anon_key}"]  # the fair share counts the learner
     page = client.get("/lessons/first-steps/").content.decode()
     assert "print(&#x27;a&#x27;)" in page and "Exercise solved" in page
     assert "Exercise solved" in client.get("/").content.decode()
@@ -151,7 +152,7 @@ def test_a_slow_run_does_not_hold_up_other_pages(async_client, monkeypatch):
     from codeblanks.grading import Grade
     from codeblanks.web import services
 
-    async def slow(lesson, code, sandbox=None):
+    async def slow(lesson, code, sandbox=None, client=None):
         await asyncio.sleep(1.5)
         return Grade("correct", "a\nb\n", "", "a\nb\n")
 

@@ -115,6 +115,26 @@ CODES: dict[str, tuple[str, str]] = {
     "content.E060": ("a match question has fewer than two pairs", "give at least two pairs"),
     "content.E061": ("a match question repeats a term", "make every term different"),
     "content.E062": ("a match question repeats a meaning", "make every meaning different"),
+    # hints, nudges and blanks that cannot be gamed
+    "content.E080": ("a `hints` list is empty", "write at least one hint, or remove `hints`"),
+    "content.E081": ("a hint repeats an earlier hint", "make each hint say something new"),
+    "content.E082": (
+        "a mistake's `nudge` is the same as its `message`",
+        "make the nudge a smaller first step (a question, a pointer), and keep the explanation "
+        "for `message`",
+    ),
+    "content.E083": (
+        "`forbid` or `variants` on a blank that is not checked by value",
+        'use them with check = "value", or remove them',
+    ),
+    "content.E084": (
+        "a `forbid` item is not one Python token",
+        'forbid one literal, name or operator per item, e.g. forbid = ["4", "d_k"]',
+    ),
+    "content.E085": (
+        "a blank's own answer uses a token it forbids",
+        "remove the token from `forbid` or change `answer`",
+    ),
 }
 
 

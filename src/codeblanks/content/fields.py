@@ -120,6 +120,20 @@ class Table:
             return tuple(item for item in value if item.strip())
         return tuple(value)
 
+    def hints(self, key: str = "hints") -> tuple[str, ...]:
+        """Hints: an ordered, non-empty list of distinct, non-empty strings (none when absent)."""
+        hints = self.texts(key)
+        raw = self.data.get(key)
+        if isinstance(raw, list) and not raw:
+            self.report("content.E080", key, f"{self.label} `{key}` is an empty list")
+        for index, hint in enumerate(hints):
+            if hint.strip() in (earlier.strip() for earlier in hints[:index]):
+                self.report(
+                    "content.E081", key, f"{self.label} hint {index + 1} repeats an earlier hint"
+                )
+                break
+        return hints
+
     def number(
         self, key: str, *, default: float | None, minimum: float, above: bool = False
     ) -> float | None:

@@ -20,7 +20,7 @@ from codeblanks.content.questions import read_questions
 from codeblanks.content.tomlpos import Locator
 
 LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "exercise", "grading"}
-EXERCISE_KEYS = {"file"}
+EXERCISE_KEYS = {"file", "hints"}
 GRADING_KEYS = {
     "inputs",
     "values",
@@ -33,7 +33,7 @@ GRADING_KEYS = {
     "variants",
     "mistakes",
 }
-MISTAKE_KEYS = {"file", "message"}
+MISTAKE_KEYS = {"file", "message", "nudge"}
 DEFAULT_FILENAME = "main.py"
 _FILENAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.py$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -92,6 +92,7 @@ def read_lesson(
         exercise.report(
             "content.E035", "file", f"exercise file {filename!r} is not a plain name.py"
         )
+    hints = exercise.hints()
 
     grading = _read_grading(root.table("grading"), folder, trees, problems)
 
@@ -114,6 +115,7 @@ def read_lesson(
             solution=solution,
             expected_output=expected,
             grading=grading,
+            hints=hints,
         ),
         questions=questions,
         version=folder_version(folder),
@@ -227,6 +229,9 @@ def _read_mistakes(grading: Table, folder: Path, problems: list[Problem]) -> tup
         table.unknown(MISTAKE_KEYS)
         file = table.text("file")
         message = table.text("message")
+        nudge = table.text("nudge", required=False)
+        if nudge and message and nudge.strip() == message.strip():
+            table.report("content.E082", "nudge", f"{table.label} `nudge` is its `message`")
         if not file:
             continue
         path = inside(folder, file)
@@ -238,5 +243,5 @@ def _read_mistakes(grading: Table, folder: Path, problems: list[Problem]) -> tup
             continue
         code = read_text(folder, file, problems)
         if code is not None:
-            mistakes.append(Mistake(path, code, message))
+            mistakes.append(Mistake(path, code, message, nudge))
     return tuple(mistakes)

@@ -26,6 +26,7 @@ class Mistake:
     path: Path
     code: str
     message: str
+    nudge: str = ""  # said first, before ``message``; empty: ``message`` at once
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Exercise:
     solution: str
     expected_output: str
     grading: GradingSpec = field(default_factory=GradingSpec)
+    hints: tuple[str, ...] = ()  # revealed one at a time, gentlest first, before the solution
 
 
 @dataclass(frozen=True)
@@ -69,12 +71,24 @@ class ChoiceQuestion:
     answer: int  # index into options of the one correct option
     explanation: str
     kind: str = "choice"
+    hints: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BlankVariant:
+    """Another ``setup`` for a value blank: the answer must give the reference answer's value
+    under it too, so an answer that hard-codes the first setup's value fails."""
+
+    name: str
+    setup: str
 
 
 @dataclass(frozen=True)
 class BlankQuestion:
     """One line of code with ``____`` in it. ``check`` is ``value`` (any answer that gives the
-    same value passes, judged in the sandbox after ``setup``), ``exact`` or ``regex``."""
+    same value passes, judged in the sandbox after ``setup`` and after each variant's setup),
+    ``exact`` or ``regex``. ``forbid`` lists Python tokens (a literal, a name, an operator) the
+    answer may not contain."""
 
     id: str
     prompt: str
@@ -85,6 +99,9 @@ class BlankQuestion:
     accept: tuple[str, ...] = ()
     setup: str = ""
     kind: str = "blank"
+    hints: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
+    variants: tuple[BlankVariant, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +111,7 @@ class MatchQuestion:
     pairs: tuple[tuple[str, str], ...]  # (term, meaning), in the author's order
     explanation: str
     kind: str = "match"
+    hints: tuple[str, ...] = ()
 
 
 Question = ChoiceQuestion | BlankQuestion | MatchQuestion

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 import warnings
 
 
@@ -70,3 +72,40 @@ def assigned_inputs(tree: ast.Module) -> set[str]:
         ):
             names.add(stmt.target.id)
     return names
+
+
+_SKIP = {tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT}
+
+
+def tokens(source: str) -> list[tuple[str, object]] | None:
+    """The tokens of ``source`` as comparable keys, or None when it does not tokenize.
+
+    Literals compare by value (``4``, ``4.0`` and ``0x4`` are one number; ``'a'`` and ``"a"``
+    one string), names and operators by their text; comments count for nothing."""
+    keys: list[tuple[str, object]] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type in _SKIP or token.type == tokenize.COMMENT:
+                continue
+            if token.type in (tokenize.NUMBER, tokenize.STRING):
+                try:
+                    value = ast.literal_eval(token.string)
+                except (ValueError, SyntaxError, MemoryError, RecursionError):
+                    value = token.string  # an f-string or bytes oddity: compare as text
+                keys.append(("literal", value))
+            elif token.type == tokenize.NAME:
+                keys.append(("name", token.string))
+            elif token.type == tokenize.OP:
+                keys.append(("op", token.string))
+            else:  # ERRORTOKEN: a stray character
+                return None
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    return keys
+
+
+def single_token(text: str) -> tuple[str, object] | None:
+    """The key of ``text`` when it is exactly one Python token (a literal, a name or an
+    operator), else None."""
+    found = tokens(text.strip())
+    return found[0] if found is not None and len(found) == 1 else None

@@ -4,23 +4,31 @@ question reports its problems without hiding the others'."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from codeblanks.content.fields import Table
-from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
+from codeblanks.content.model import (
+    BlankQuestion,
+    BlankVariant,
+    ChoiceQuestion,
+    MatchQuestion,
+    Question,
+)
 from codeblanks.content.problems import Problem
-from codeblanks.content.pysource import parse
+from codeblanks.content.pysource import parse, single_token, tokens
 from codeblanks.content.tomlpos import Locator
 
 BLANK = "____"
 CHECKS = ("value", "exact", "regex")
-_COMMON = {"kind", "id", "prompt", "explanation"}
+_COMMON = {"kind", "id", "prompt", "explanation", "hints"}
 KEYS = {
     "choice": _COMMON | {"options", "answer"},
-    "blank": _COMMON | {"code", "answer", "check", "accept", "setup"},
+    "blank": _COMMON | {"code", "answer", "check", "accept", "setup", "forbid", "variants"},
     "match": _COMMON | {"pairs"},
 }
+VARIANT_KEYS = {"name", "setup"}
 
 
 def read_questions(
@@ -32,9 +40,12 @@ def read_questions(
     root.unknown({"question"})
     questions: list[Question] = []
     seen: dict[str, int] = {}
+    variants_before = 0  # [[question.variants]] headers are counted across the whole file
     for index, raw in enumerate(root.tables("question")):
         table = root.child("question", index, raw, f"question {index + 1}")
-        question = _read_one(table)
+        question = _read_one(table, variants_before)
+        if isinstance(raw.get("variants"), list):
+            variants_before += len(raw["variants"])
         qid = question.id if question else table.data.get("id")
         if isinstance(qid, str) and qid:
             if qid in seen:
@@ -50,7 +61,7 @@ def read_questions(
     return tuple(questions) if len(problems) == before else None
 
 
-def _read_one(table: Table) -> Question | None:
+def _read_one(table: Table, variants_before: int) -> Question | None:
     kind = table.data.get("kind")
     if "kind" not in table.data:
         table.text("kind")  # reports the missing key
@@ -65,11 +76,14 @@ def _read_one(table: Table) -> Question | None:
     qid = table.slug("id", "content.E052")
     prompt = table.text("prompt")
     explanation = table.text("explanation")
+    hints = table.hints()
     if kind == "choice":
-        return _choice(table, qid, prompt, explanation)
-    if kind == "blank":
-        return _blank(table, qid, prompt, explanation)
-    return _match(table, qid, prompt, explanation)
+        question = _choice(table, qid, prompt, explanation)
+    elif kind == "blank":
+        question = _blank(table, qid, prompt, explanation, variants_before)
+    else:
+        question = _match(table, qid, prompt, explanation)
+    return None if question is None else replace(question, hints=hints)
 
 
 def _choice(table: Table, qid: str, prompt: str, explanation: str) -> ChoiceQuestion | None:
@@ -91,7 +105,9 @@ def _choice(table: Table, qid: str, prompt: str, explanation: str) -> ChoiceQues
     return ChoiceQuestion(qid, prompt, options, options.index(answer), explanation)
 
 
-def _blank(table: Table, qid: str, prompt: str, explanation: str) -> BlankQuestion | None:
+def _blank(
+    table: Table, qid: str, prompt: str, explanation: str, variants_before: int
+) -> BlankQuestion | None:
     code = table.text("code")
     answer = table.text("answer")
     check = table.text("check", required=False, default="value")
@@ -117,7 +133,70 @@ def _blank(table: Table, qid: str, prompt: str, explanation: str) -> BlankQuesti
         if reason:
             at = f" (line {line} of setup)" if line else ""
             table.report("content.E041", "setup", f"{table.label} setup: {reason}{at}")
-    return BlankQuestion(qid, prompt, code, answer, explanation, check, accept, setup)
+    forbid = _forbid(table, answer if check == "value" else "")
+    variants = _variants(table, variants_before)
+    if check in CHECKS and check != "value":
+        for key in ("forbid", "variants"):
+            if table.has(key):
+                table.report(
+                    "content.E083", key, f"{table.label} has `{key}` but check = {check!r}"
+                )
+    return BlankQuestion(
+        qid,
+        prompt,
+        code,
+        answer,
+        explanation,
+        check,
+        accept,
+        setup,
+        forbid=forbid,
+        variants=variants,
+    )
+
+
+def _forbid(table: Table, answer: str) -> tuple[str, ...]:
+    """The forbidden tokens; each must be one token, and the answer may use none of them."""
+    forbid = table.texts("forbid")
+    used = set(tokens(answer) or ()) if answer else set()
+    for item in forbid:
+        key = single_token(item)
+        if key is None:
+            table.report(
+                "content.E084", "forbid", f"{table.label} forbids {item!r}, which is not one token"
+            )
+        elif key in used:
+            table.report(
+                "content.E085", "forbid", f"{table.label} answer {answer!r} uses {item.strip()!r}"
+            )
+    return forbid
+
+
+def _variants(table: Table, variants_before: int) -> tuple[BlankVariant, ...]:
+    """Other setups, each of which must parse."""
+    variants = []
+    for index, raw in enumerate(table.tables("variants")):
+        label = f"{table.label} variant {index + 1}"
+        where = f"{table.where}.variants"
+        variant = Table(
+            raw,
+            path=table.path,
+            locator=table.locator,
+            problems=table.problems,
+            where=where,
+            index=variants_before + index,
+            label=label,
+        )
+        variant.unknown(VARIANT_KEYS)
+        name = variant.text("name", required=False, default=f"variant {index + 1}")
+        setup = variant.text("setup")
+        if setup:
+            _tree, reason, line = parse(setup)
+            if reason:
+                at = f" (line {line} of setup)" if line else ""
+                variant.report("content.E041", "setup", f"{label} setup: {reason}{at}")
+        variants.append(BlankVariant(name, setup))
+    return tuple(variants)
 
 
 def _match(table: Table, qid: str, prompt: str, explanation: str) -> MatchQuestion | None:

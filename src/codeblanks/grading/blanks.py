@@ -130,8 +130,15 @@ async def _reference(
     return run
 
 
-def check_blank(lesson: Lesson, question: BlankQuestion, answer: str, sandbox=None) -> BlankVerdict:
-    return run_sync(acheck_blank(lesson, question, answer, sandbox))
+def check_blank(
+    lesson: Lesson,
+    question: BlankQuestion,
+    answer: str,
+    sandbox=None,
+    *,
+    client: str | None = None,
+) -> BlankVerdict:
+    return run_sync(acheck_blank(lesson, question, answer, sandbox, client=client))
 
 
 async def acheck_blank(
@@ -141,7 +148,9 @@ async def acheck_blank(
     sandbox=None,
     *,
     gate: asyncio.Semaphore | None = None,
+    client: str | None = None,
 ) -> BlankVerdict:
+    """``client``: whom the sandbox counts the run to (see ``agrade``)."""
     text = answer.strip()
     if not text:
         return _wrong(question, "Fill in the blank first.")
@@ -158,11 +167,11 @@ async def acheck_blank(
         if ok or _squash(text) in {_squash(a) for a in question.accept}:
             return _right(question)
         return _wrong(question, "That is not the expected answer.")
-    return await _by_value(lesson, question, text, sandbox or get_sandbox(), gate)
+    return await _by_value(lesson, question, text, sandbox or get_sandbox(), gate, client)
 
 
 async def _by_value(
-    lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate
+    lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate, client
 ) -> BlankVerdict:
     if "\n" in text:
         return _wrong(question, "The blank takes one line of code.")
@@ -192,6 +201,7 @@ async def _by_value(
             capture=theirs_p.capture,
             gate=gate,
             patient=gate is not None,
+            client=client,
         ),
         _reference(lesson, question, theirs_p, sandbox, gate),
     )

@@ -1,6 +1,7 @@
-"""Grading an exercise: the learner's program runs on the visible case and on every hidden
-variant at once; its output and named values are compared with the solution's (cached per lesson
-version); the first case that fails decides the verdict and the feedback says why.
+"""Grading an exercise: the learner's program runs on the visible case, then (only if that run
+ended normally) on every hidden variant at once; its output and named values are compared with the
+solution's (cached per lesson version); the first case that fails decides the verdict and the
+feedback says why.
 
 A learner's mistake is always a ``Grade`` value, never an exception.
 """
@@ -77,13 +78,15 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         return pool.submit(asyncio.run, coro).result()
 
 
-def grade(lesson: Lesson, code: str, sandbox=None) -> Grade:
-    return run_sync(agrade(lesson, code, sandbox))
+def grade(lesson: Lesson, code: str, sandbox=None, *, client: str | None = None) -> Grade:
+    return run_sync(agrade(lesson, code, sandbox, client=client))
 
 
-async def agrade(lesson: Lesson, code: str, sandbox=None) -> Grade:
+async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None = None) -> Grade:
+    """``client`` (the learner's session, an API caller's address) is whom the sandbox counts
+    the runs to when it shares itself fairly between learners."""
     sandbox = sandbox or get_sandbox()
-    results = await agrade_runs(lesson, code, sandbox)
+    results = await agrade_runs(lesson, code, sandbox, client=client)
     return judge(lesson, code, *results)
 
 
@@ -93,22 +96,35 @@ async def agrade_runs(
     sandbox,
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
+    client: str | None = None,
 ) -> tuple[dict[str, RunResult], Reference, str | None]:
-    """The learner's runs on every case and the reference, fetched together."""
+    """The learner's runs and the reference, fetched together. The visible case runs first and
+    the variants only if it ended normally: a program that loops, sleeps or fails there would do
+    the same on every variant, so running them would only cost the node (and the other learners)
+    a slot each for nothing."""
     cases, missing = cases_for(lesson, code)
     values = lesson.exercise.grading.values
-    runs, ref = await asyncio.gather(
-        run_cases(sandbox, lesson, cases, values, gate=gate, patient=patient),
-        areference(lesson, sandbox, gate),
-    )
-    failed = [c for c in cases if runs[c.name].verdict == ERROR and "matmul" in runs[c.name].stderr]
+    how = {"gate": gate, "patient": patient, "client": client}
+
+    async def learner() -> dict[str, RunResult]:
+        runs = await run_cases(sandbox, lesson, cases[:1], values, **how)
+        if runs[VISIBLE].ok and len(cases) > 1:
+            runs.update(await run_cases(sandbox, lesson, cases[1:], values, **how))
+        return runs
+
+    runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
+    failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
     extra = tuple(sorted(matmul_operands(code))) if failed else ()
     if extra:
         # Rare and worth it: run those cases again, keeping the operands of `@`, so the error
         # can show both shapes. Capturing them on every run would slow every grade.
-        again = await run_cases(sandbox, lesson, failed, values + extra, gate=gate, patient=patient)
+        again = await run_cases(sandbox, lesson, failed, values + extra, **how)
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
     return runs, ref, missing.message() if missing else None
+
+
+def _matmul_error(run: RunResult) -> bool:
+    return run.verdict == ERROR and "matmul" in run.stderr
 
 
 def _failure_message(run: RunResult, lesson: Lesson) -> str:
@@ -191,7 +207,9 @@ def judge(
         return incorrect_with_mistake(run.verdict, name, feedback, line=line, stderr=stderr)
 
     def incorrect_with_mistake(verdict, name, feedback, diff=(), line=None, stderr=None) -> Grade:
-        valid = {n for n, r in ref.solution.items() if r.ok}
+        # Compared on the cases the learner's program was run on (only the visible one when it
+        # failed there) where the solution itself runs.
+        valid = {n for n, r in ref.solution.items() if r.ok and n in runs}
         mistake = matching_mistake(lesson, runs, ref.mistakes, valid)
         if mistake is not None:
             feedback = [mistake.message, *feedback]

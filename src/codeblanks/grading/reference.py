@@ -51,20 +51,21 @@ async def run_one(
     capture: tuple[str, ...],
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
+    client: str | None = None,
 ) -> RunResult:
     """One run, optionally through ``gate``; ``patient`` runs (reference results and proofs,
-    which nobody waits on interactively) try again a few times while the sandbox is busy."""
+    which nobody waits on interactively) try again a few times while the sandbox is busy.
+    ``client`` (a learner's session, an address) is whom the sandbox's fair share counts it to."""
     tries = 6 if patient else 1
     run = RunResult(SANDBOX_ERROR)
     for attempt in range(tries):
         try:
+            kwargs = {"filename": filename, "limits": limits, "capture": capture, "client": client}
             if gate is None:
-                run = await sandbox.arun(code, filename=filename, limits=limits, capture=capture)
+                run = await sandbox.arun(code, **kwargs)
             else:
                 async with gate:
-                    run = await sandbox.arun(
-                        code, filename=filename, limits=limits, capture=capture
-                    )
+                    run = await sandbox.arun(code, **kwargs)
         except Exception:  # the sandbox promises values; a bug there must not reach learners
             log.exception("the sandbox raised instead of returning a RunResult")
             return RunResult(SANDBOX_ERROR)
@@ -83,6 +84,7 @@ async def run_cases(
     *,
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
+    client: str | None = None,
 ) -> dict[str, RunResult]:
     """Run every case at once (as far as ``gate`` lets them)."""
     cases = list(cases)
@@ -98,6 +100,7 @@ async def run_cases(
                 capture=_capture(capture),
                 gate=gate,
                 patient=patient,
+                client=client,
             )
             for c in cases
         )

@@ -65,8 +65,10 @@ class Sandbox:
         filename: str = "main.py",
         limits: RunLimits | None = None,
         capture: Sequence[str] = (),
+        client: str | None = None,
     ) -> RunResult:
-        """Run ``code`` as the program ``filename``; always returns a RunResult."""
+        """Run ``code`` as the program ``filename``; always returns a RunResult. ``client``
+        (a learner's session, an address) is whom the run counts to in the fair share."""
         return self._supervisor.run(code, filename, limits or RunLimits(), tuple(capture))
 
     async def arun(
@@ -76,12 +78,15 @@ class Sandbox:
         filename: str = "main.py",
         limits: RunLimits | None = None,
         capture: Sequence[str] = (),
+        client: str | None = None,
     ) -> RunResult:
         """``run()`` on a worker thread: the event loop keeps serving while the program runs."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._executor,
-            lambda: self.run(code, filename=filename, limits=limits, capture=capture),
+            lambda: self.run(
+                code, filename=filename, limits=limits, capture=capture, client=client
+            ),
         )
 
     def close(self) -> None:

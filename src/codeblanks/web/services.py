@@ -75,6 +75,11 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     return attempt
 
 
+def _fair_key(learner: Learner) -> str:
+    """Whom the sandbox counts a learner's runs to when it shares itself between learners."""
+    return f"user:{learner.user_id}" if learner.user_id is not None else f"anon:{learner.anon_key}"
+
+
 @dataclass(frozen=True)
 class RunOutcome:
     grade: Grade | None = None
@@ -91,7 +96,7 @@ async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str
     refusal = await quotas.rate_refusal(client)
     if refusal:
         return RunOutcome(refusal=refusal)
-    grade = await agrade(lesson, code)
+    grade = await agrade(lesson, code, client=_fair_key(learner))
     await sync_to_async(attempt_record)(learner=learner, lesson=lesson, grade=grade, code=code)
     return RunOutcome(grade=grade)
 
@@ -109,14 +114,14 @@ async def api_run(*, code: str, client: str) -> ApiOutcome:
     refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client)
     if refusal:
         return ApiOutcome(refusal=refusal)
-    return ApiOutcome(result=await get_sandbox().arun(code))
+    return ApiOutcome(result=await get_sandbox().arun(code, client=client))
 
 
 async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
     refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client)
     if refusal:
         return ApiOutcome(refusal=refusal)
-    return ApiOutcome(result=await agrade(lesson, code))
+    return ApiOutcome(result=await agrade(lesson, code, client=client))
 
 
 # ---- questions -------------------------------------------------------------------------------
@@ -154,7 +159,7 @@ async def question_answer(
         refusal = await quotas.rate_refusal(client)
         if refusal:
             return AnswerOutcome(refusal=refusal)
-        verdict = await acheck_blank(lesson, question, answer)
+        verdict = await acheck_blank(lesson, question, answer, client=_fair_key(learner))
         if getattr(verdict, "verdict", "") in ("busy", "sandbox-error"):
             # The platform could not judge it: nothing to record, the learner just retries.
             return AnswerOutcome(refusal=quotas.Refusal(503, verdict.verdict, verdict.message))
