@@ -1,28 +1,39 @@
-"""docs/authoring.md stays true: it lists every problem code, and its complete example is the
-valid fixture, file for file."""
+"""docs/authoring.md stays true: it lists every problem code (the loader's and the proofs'), and
+its complete examples are the valid and function fixtures, file for file."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
+
 from codeblanks.content.codes import CODES
+from codeblanks.grading.codes import CODES as GRADING_CODES
 
 ROOT = Path(__file__).parents[2]
 AUTHORING = (ROOT / "docs" / "authoring.md").read_text()
-VALID = Path(__file__).parent / "fixtures" / "valid"
+FIXTURES = Path(__file__).parent / "fixtures"
+VALID = FIXTURES / "valid"
 
 
 def test_every_problem_code_is_documented_with_its_fix():
-    for code, (meaning, fix) in CODES.items():
+    for code, (meaning, fix) in {**CODES, **GRADING_CODES}.items():
         assert f"| `{code}` | {meaning} | {fix} |" in AUTHORING, code
+    listed = set(re.findall(r"^\| `((?:content|grading)\.[EW]\d+)` \|", AUTHORING, re.M))
+    assert listed == set(CODES) | set(GRADING_CODES)  # and no code the program does not know
 
 
-def test_the_complete_example_is_the_valid_fixture():
-    example = AUTHORING[AUTHORING.index("## A complete example") :]
+@pytest.mark.parametrize(
+    ("heading", "folder"),
+    [("## A complete example", VALID), ("## A complete function exercise", FIXTURES / "function")],
+)
+def test_a_complete_example_is_its_fixture(heading: str, folder: Path):
+    example = AUTHORING[AUTHORING.index(heading) :]
+    example = example[: example.find("\n## ", 1) if "\n## " in example[1:] else None]
     blocks = re.findall(r"#### `([^`]+)`\n\n(```+)\w*\n(.*?)\n\2\n", example, re.S)
     shown = {name: body for name, _fence, body in blocks}
-    files = {p.relative_to(VALID).as_posix() for p in VALID.rglob("*") if p.is_file()}
+    files = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     assert set(shown) == files
     for name, body in shown.items():
-        assert body + "\n" == (VALID / name).read_text(), name
+        assert body + "\n" == (folder / name).read_text(), name

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from codeblanks.content.functests import read_tests
 from codeblanks.content.model import (
     BlankQuestion,
     Exercise,
@@ -41,6 +42,7 @@ def make_lesson(
         solution=(path / "solution.py").read_text(),
         expected_output=(path / "expected.txt").read_text(),
         grading=spec,
+        tests=_tests(path),
     )
     return Lesson(
         id=lesson_id or folder,
@@ -54,6 +56,15 @@ def make_lesson(
         exercise=exercise,
         questions=questions,
     )
+
+
+def _tests(path: Path):
+    if not (path / "tests.py").exists():
+        return None
+    problems: list = []
+    tests = read_tests((path / "tests.py").read_text(), path / "tests.py", problems)
+    assert not problems, problems
+    return tests
 
 
 AXIS_0 = "Normalise each row: softmax along axis=1, so every row of P sums to 1."

@@ -135,6 +135,22 @@ CODES: dict[str, tuple[str, str]] = {
         "a blank's own answer uses a token it forbids",
         "remove the token from `forbid` or change `answer`",
     ),
+    # function exercises
+    "content.E086": (
+        "tests.py declares no test",
+        'decorate each test function with @test("name") (from lessontest import test)',
+    ),
+    "content.E087": (
+        'a test is not declared as @test("name", hidden=..., rtol=..., atol=...) with literal '
+        "values",
+        'write the name and options as literals, e.g. @test("empty input", hidden=True)',
+    ),
+    "content.E088": ("two tests have the same name", "give each test its own name"),
+    # warnings: `codeblanks check` prints them and still passes; the lesson loads
+    "content.W001": (
+        "a TODO from the scaffold is still in a lesson file",
+        "write the text the TODO asks for, then delete the TODO",
+    ),
 }
 
 

@@ -1,7 +1,8 @@
 """One lesson folder → a ``Lesson``, or None with every problem found in it.
 
 The folder's files (docs/authoring.md): lesson.toml, explanation.md, task.md, starter.py,
-solution.py, expected.txt, questions.toml and the mistake files lesson.toml names.
+solution.py, expected.txt, questions.toml, the mistake files lesson.toml names, and tests.py for
+a function exercise.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from codeblanks.content.codes import problem
 from codeblanks.content.fields import Table
 from codeblanks.content.files import folder_version, inside, read_text, read_toml
+from codeblanks.content.functests import read_tests
 from codeblanks.content.model import Exercise, GradingSpec, Lesson, Limits, Mistake, Variant
 from codeblanks.content.problems import Problem
 from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
@@ -50,6 +52,10 @@ def read_lesson(
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)
     expected = read_text(folder, "expected.txt", problems)
+    tests = None
+    tests_text = read_text(folder, "tests.py", problems, required=False)
+    if tests_text is not None:
+        tests = read_tests(tests_text, folder / "tests.py", problems)
     questions = None
     parsed_questions = read_toml(folder, "questions.toml", problems)
     if parsed_questions is not None:
@@ -116,6 +122,7 @@ def read_lesson(
             expected_output=expected,
             grading=grading,
             hints=hints,
+            tests=tests,
         ),
         questions=questions,
         version=folder_version(folder),

@@ -53,6 +53,25 @@ class GradingSpec:
 
 
 @dataclass(frozen=True)
+class FunctionTest:
+    """One ``@test`` of tests.py. ``rtol``/``atol`` None: the lesson's tolerance."""
+
+    name: str
+    hidden: bool = False
+    rtol: float | None = None
+    atol: float | None = None
+
+
+@dataclass(frozen=True)
+class FunctionTests:
+    """A lesson's tests.py: its text (run in the sandbox after the learner's code) and the
+    tests it declares, in order."""
+
+    source: str
+    tests: tuple[FunctionTest, ...]
+
+
+@dataclass(frozen=True)
 class Exercise:
     task_md: str
     filename: str
@@ -61,6 +80,7 @@ class Exercise:
     expected_output: str
     grading: GradingSpec = field(default_factory=GradingSpec)
     hints: tuple[str, ...] = ()  # revealed one at a time, gentlest first, before the solution
+    tests: FunctionTests | None = None  # a function exercise's tests.py
 
 
 @dataclass(frozen=True)

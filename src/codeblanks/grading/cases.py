@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson, Variant
+from codeblanks.grading.functests import with_tests
 
 VISIBLE = "visible"
 # What parsing a learner's text may raise: a syntax error, null bytes (older 3.11 releases),
@@ -107,8 +108,9 @@ def describe(variant: Variant) -> str:
 
 def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:
     """The visible case and one case per variant; variants that cannot be made are left out and
-    the missing inputs returned (a syntax error leaves only the visible case)."""
-    cases = [Case(VISIBLE, code)]
+    the missing inputs returned (a syntax error leaves only the visible case). A function
+    exercise's tests run on the visible case, after the program."""
+    cases = [Case(VISIBLE, with_tests(lesson, code))]
     missing: MissingInputs | None = None
     variants = lesson.exercise.grading.variants
     if not variants:

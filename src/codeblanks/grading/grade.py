@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from codeblanks.content.model import Lesson
 from codeblanks.grading.cases import VISIBLE, cases_for, describe
 from codeblanks.grading.compare import compare_output, line_diff, normalise
+from codeblanks.grading.functests import judge_tests
 from codeblanks.grading.mistakes import matching_mistake
 from codeblanks.grading.reference import (
     PLATFORM_FAILURES,
@@ -230,6 +231,8 @@ def judge(
     problems = []
     if spec.values and sol_vis is not None and sol_vis.ok:
         problems = compare_values(vis.values, sol_vis.values, spec.values, spec.rtol, spec.atol)
+    if sol_vis is not None and sol_vis.ok:
+        problems += judge_tests(lesson, vis, sol_vis)
     if not match.equal:
         diff = line_diff(vis.stdout, ref.expected[VISIBLE])
         return incorrect_with_mistake(INCORRECT, VISIBLE, [match.reason, *problems], diff)

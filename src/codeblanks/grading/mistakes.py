@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.compare import compare_output
+from codeblanks.grading.functests import same_tests
 from codeblanks.grading.tracebacks import parse
 from codeblanks.grading.values import compare_values
 from codeblanks.sandbox import RunResult
@@ -20,7 +21,9 @@ def same_behaviour(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
         names = spec.values
         if {n for n in names if n in a.values} != {n for n in names if n in b.values}:
             return False
-        return not compare_values(a.values, b.values, names, spec.rtol, spec.atol)
+        if compare_values(a.values, b.values, names, spec.rtol, spec.atol):
+            return False
+        return same_tests(lesson, a, b)
     if a.verdict != b.verdict:
         return False
     return parse(a.stderr)[1] == parse(b.stderr)[1]

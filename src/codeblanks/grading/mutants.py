@@ -174,19 +174,24 @@ def _constant_print(solution: str, tree: ast.Module, expected: str) -> str:
     return ast.unparse(quiet) + f"\nprint({expected!r}, end='')\n"
 
 
-def mutants(solution: str, expected_output: str, *, tolerant: bool = False) -> Iterator[Mutant]:
+def mutants(
+    solution: str, expected_output: str, *, tolerant: bool = False, printing: bool = True
+) -> Iterator[Mutant]:
     """The mutants of ``solution``, one change each, at most ``MAX_MUTANTS``. With a numeric
-    tolerance, rounding mutants are left out: there, rounding differently is allowed."""
+    tolerance, rounding mutants are left out: there, rounding differently is allowed. Without
+    ``printing`` (a function exercise, whose tests judge the function, not the printout) the
+    constant-output mutant is left out: a right function beside a constant print is right."""
     try:
         tree = ast.parse(solution)
     except PARSE_ERRORS:
         return
-    yield Mutant(
-        "constant-output",
-        "a program that prints the expected output as a constant",
-        None,
-        _constant_print(solution, tree, expected_output),
-    )
+    if printing:
+        yield Mutant(
+            "constant-output",
+            "a program that prints the expected output as a constant",
+            None,
+            _constant_print(solution, tree, expected_output),
+        )
     count = 1
     seen: set[str] = {solution}
     for kind, applies, description, change in _rules(tolerant):

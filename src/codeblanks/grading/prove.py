@@ -3,18 +3,7 @@ wrong. The solution must pass; the starter must fail; each anticipated mistake m
 own message; every mutant of the solution (see ``mutants.py``) must be rejected; each blank
 question must accept its own answer.
 
-Problem codes (documented in docs/authoring.md):
-
-- grading.E001  the sample solution is not judged correct
-- grading.E002  the starter code already passes
-- grading.E003  an anticipated mistake is judged correct
-- grading.E004  an anticipated mistake is rejected, but without its message
-- grading.E005  a mutant of the solution is judged correct: the checks cannot tell them apart
-- grading.E006  the sample solution fails to run on a case (often a broken variant expression)
-- grading.E007  a declared input has no top-level ``NAME = ...`` in a program
-- grading.E008  a blank question does not accept its own answer
-- grading.E009  a value named in ``[grading] values`` is not defined by the solution
-- grading.E010  the sandbox failed during the proof: nothing could be proven
+Problem codes: ``grading/codes.py`` (each documented in docs/authoring.md).
 """
 
 from __future__ import annotations
@@ -24,13 +13,17 @@ import re
 
 from codeblanks.content.model import BlankQuestion, Lesson
 from codeblanks.content.problems import Problem
-from codeblanks.grading.blanks import acheck_blank
+from codeblanks.grading.blanks import acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
+from codeblanks.grading.codes import problem
+from codeblanks.grading.functests import outcomes
 from codeblanks.grading.grade import Grade, agrade_runs, judge, run_sync
 from codeblanks.grading.mutants import mutants
 from codeblanks.grading.reference import PLATFORM_FAILURES, areference, in_flight
 from codeblanks.grading.tracebacks import parse
-from codeblanks.sandbox import get_sandbox
+from codeblanks.sandbox import RunResult, get_sandbox
+
+NO_VARIANTS = "declare [grading] inputs and variants: hidden cases tell them apart"
 
 
 def prove(lesson: Lesson, sandbox=None) -> list[Problem]:
@@ -54,12 +47,11 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
             if isinstance(made, MissingInputs):
                 names = ", ".join(made.names)
                 problems.append(
-                    Problem(
+                    problem(
                         "grading.E007",
                         path,
                         None,
                         f"no top-level assignment to the declared input(s) {names}",
-                        "assign each input at the top level (`X = ...`) so variants can replace it",
                     )
                 )
 
@@ -73,12 +65,11 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
             _, etype, msg, _ = parse(run.stderr)
             what = f"{etype}: {msg}" if etype else run.verdict
             problems.append(
-                Problem(
+                problem(
                     "grading.E006",
                     solution_py,
                     None,
                     f"the sample solution fails on the case “{case}”: {what}",
-                    "fix the solution, or the variant's expressions in lesson.toml",
                 )
             )
     visible = ref.solution.get(VISIBLE)
@@ -86,22 +77,25 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
         for name in spec.values:
             if name not in visible.values:
                 problems.append(
-                    Problem(
+                    problem(
                         "grading.E009",
                         lesson.path / "lesson.toml",
                         None,
                         f"`{name}` is named in [grading] values but the solution does not "
                         "define it",
-                        "name only top-level variables the solution assigns",
                     )
                 )
+
+    if visible is not None and visible.ok and ex.tests is not None:
+        problems += _failing_tests(lesson, visible)
 
     async def graded(code: str) -> Grade:
         runs, reference, missing = await agrade_runs(lesson, code, sandbox, gate, patient=True)
         return judge(lesson, code, runs, reference, missing)
 
     tolerant = spec.rtol > 0 or spec.atol > 0
-    made = list(mutants(ex.solution, ex.expected_output, tolerant=tolerant))
+    printing = ex.tests is None
+    made = list(mutants(ex.solution, ex.expected_output, tolerant=tolerant, printing=printing))
     blanks = [q for q in lesson.questions if isinstance(q, BlankQuestion)]
     jobs = [graded(ex.solution), graded(ex.starter)]
     jobs += [graded(m.code) for m in spec.mistakes]
@@ -134,56 +128,50 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
     if not solution.correct:
         why = "; ".join(solution.feedback) or solution.verdict
         problems.append(
-            Problem(
+            problem(
                 "grading.E001",
                 solution_py,
                 None,
                 f"the sample solution is judged {solution.verdict} on the case "
                 f"“{solution.case}”: {why}",
-                "make expected.txt the solution's exact output on the visible data",
+                detail=_printed(solution),
             )
         )
     if starter.correct:
         problems.append(
-            Problem(
+            problem(
                 "grading.E002",
                 lesson.path / "starter.py",
                 None,
                 "the starter code already passes",
-                "leave a real blank in it",
             )
         )
     for mistake, g in zip(spec.mistakes, mistake_grades, strict=True):
         if g.correct:
             problems.append(
-                Problem(
+                problem(
                     "grading.E003",
                     mistake.path,
                     None,
                     "this anticipated mistake is judged correct",
-                    "add a variant or a compared value on which it differs from the solution",
                 )
             )
         elif not g.feedback or g.feedback[0] != mistake.message:
             got = g.feedback[0] if g.feedback else "no message"
             problems.append(
-                Problem(
+                problem(
                     "grading.E004",
                     mistake.path,
                     None,
                     "this mistake is rejected but its message is not shown "
                     f"(the learner sees: {got})",
-                    "make it differ from the other listed mistakes on some case",
                 )
             )
     for mutant, g in zip(made, mutant_grades, strict=True):
         if g.correct:
-            if spec.variants:
-                fix = "add a variant on which they differ, or compare a value in [grading] values"
-            else:
-                fix = "declare [grading] inputs and variants: hidden cases tell them apart"
+            fix = None if spec.variants or ex.tests else NO_VARIANTS
             problems.append(
-                Problem(
+                problem(
                     "grading.E005",
                     solution_py,
                     mutant.line,
@@ -195,24 +183,61 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
         if not v.correct:
             why = v.message + (f" ({v.error})" if v.error else "")
             problems.append(_blank_problem(lesson, q, why))
+    accepted = [q for (q, _), v in zip(blank_checks, blank_verdicts, strict=True) if v.correct]
+    literals = await asyncio.gather(
+        *(literal_that_passes(lesson, q, sandbox, gate) for q in accepted)
+    )
+    for q, literal in zip(accepted, literals, strict=True):
+        if literal is not None:
+            problems.append(
+                problem(
+                    "grading.W001",
+                    lesson.path / "questions.toml",
+                    None,
+                    f"the blank question “{q.id}” accepts `{literal}`, its value typed in",
+                )
+            )
     return problems
 
 
+def _printed(g: Grade) -> str:
+    """What the solution printed, as a diff from expected.txt (shown under the problem)."""
+    return "\n".join(line.replace("+++ your output", "+++ solution.py printed") for line in g.diff)
+
+
+def _failing_tests(lesson: Lesson, solution: RunResult) -> list[Problem]:
+    """E011 for every test the sample solution does not pass (or all, when none reported)."""
+    path = lesson.path / "tests.py"
+    found = outcomes(solution)
+    if found is None:
+        return [problem("grading.E011", path, None, "the tests did not run after the solution")]
+    return [
+        problem(
+            "grading.E011",
+            path,
+            None,
+            f"the test “{o.name}” {'fails' if o.status == 'failed' else 'stops'} against the "
+            f"solution: {o.message or o.status}"
+            + (f" (solution.py line {o.line})" if o.line else ""),
+        )
+        for o in found
+        if o.status != "passed"
+    ]
+
+
 def _blank_problem(lesson: Lesson, question: BlankQuestion, why: str) -> Problem:
-    return Problem(
+    return problem(
         "grading.E008",
         lesson.path / "questions.toml",
         None,
         f"the blank question “{question.id}” does not accept its own answer: {why}",
-        "make `answer` a valid fill for the line, after the question's setup",
     )
 
 
 def _sandbox_problem(lesson: Lesson, verdict: str) -> Problem:
-    return Problem(
+    return problem(
         "grading.E010",
         lesson.path,
         None,
         f"the sandbox failed ({verdict}) while proving the checks; nothing was proven",
-        "run `codeblanks check` again when the sandbox is available",
     )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.cases import VISIBLE, Case, cases_for
+from codeblanks.grading.functests import test_capture
 from codeblanks.sandbox import RunLimits, RunResult
 from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR
 
@@ -97,7 +98,7 @@ async def run_cases(
                 c.code,
                 filename=filename,
                 limits=limits,
-                capture=_capture(capture),
+                capture=_capture(capture, test_capture(lesson)),
                 gate=gate,
                 patient=patient,
                 client=client,
@@ -137,7 +138,7 @@ def cache_key(lesson: Lesson) -> tuple[str, str]:
         return lesson.id, lesson.version
     ex = lesson.exercise
     digest = hashlib.sha256(
-        repr((ex.filename, ex.solution, ex.expected_output, ex.grading)).encode()
+        repr((ex.filename, ex.solution, ex.expected_output, ex.grading, ex.tests)).encode()
     ).hexdigest()
     return lesson.id, "sha256:" + digest
 
