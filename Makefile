@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test test-fast lint format bench clean
+.PHONY: install system run test lint format bench screenshots clean
 
 install: $(STAMP)
 
@@ -29,15 +29,39 @@ format: install
 
 # Every test but the PostgreSQL-only ones on SQLite; then, on the real PostgreSQL, the
 # database-backed web tests again and the PostgreSQL-only ones (tests/deploy: two real nodes
-# sharing PostgreSQL and Redis). Each stage runs a test at most once.
-test: lint
-	$(BIN)/pytest -m "not postgres"
-	@if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
+# sharing PostgreSQL and Redis). Each stage runs a test at most once, and the second stage runs
+# even when the first failed, so one failure never hides the other stage's result.
+test: system lint
+	@status=0; \
+	$(BIN)/pytest -m "not postgres" || status=1; \
+	if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "== database tests again on PostgreSQL ($(PG_URL)), and the multi-node test"; \
-		CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "django_db or postgres" tests/web tests/deploy; \
+		CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "django_db or postgres" tests/web tests/deploy || status=1; \
 	else \
 		echo "== SKIPPED: no PostgreSQL answers at $(PG_URL); the PostgreSQL run did not happen"; \
+	fi; \
+	if [ $$status -ne 0 ]; then echo "== make test: FAILED (see the stage above)"; fi; \
+	exit $$status
+
+# What the tests need from the system, installed with apt when missing (as root), else named in
+# one line: Debian's Chromium (the browser tests) and HAProxy (the deployment tests).
+system:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || missing="$$missing haproxy"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "== installing from Debian's packages:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+		else \
+			echo "make test needs$$missing from the system: sudo apt-get install -y$$missing"; exit 1; \
+		fi; \
 	fi
+
+# The README's pictures: the browser tests that take screenshots, writing into docs/screenshots
+# (a plain `make test` writes them under test-artifacts/, outside the tracked tree).
+screenshots: install
+	CODEBLANKS_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/pytest -q tests/browser -k screenshots
 
 bench: install
 	$(BIN)/python benchmarks/sandbox.py

@@ -77,12 +77,35 @@ def test_grade_missing_file_exits_2(capsys):
 
 
 def test_a_machine_that_cannot_isolate_exits_3(tmp_path, monkeypatch, capsys):
-    from codeblanks.cli import run as run_command
+    import codeblanks.sandbox
     from codeblanks.sandbox import SandboxUnavailable
 
     def unavailable():
         raise SandboxUnavailable("no user namespaces here")
 
-    monkeypatch.setattr(run_command, "get_sandbox", unavailable)
+    monkeypatch.setattr(codeblanks.sandbox, "get_sandbox", unavailable)
     assert main(["run", write(tmp_path, "hi.py", "print(1)\n")]) == 3
     assert "no user namespaces here" in capsys.readouterr().err
+
+
+ESCAPES = (
+    "import sys\n"
+    "print('\\x1b[2J\\x1b]0;owned\\x07title\\tok\\r')\n"
+    "sys.stderr.write('\\x1b[31mred\\u202e\\n')\n"
+)
+
+
+def test_run_shows_a_programs_control_characters_visibly(tmp_path, capsys):
+    """Escape sequences a program prints would clear the screen, retitle the terminal or hide
+    text: shown as escapes instead. Newline and tab stay as they are."""
+    assert main(["run", write(tmp_path, "esc.py", ESCAPES)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "\\x1b[2J\\x1b]0;owned\\x07title\tok\\r\n"
+    assert err == "\\x1b[31mred\\u202e\n"
+    assert "\x1b" not in out + err and "\x07" not in out
+
+
+def test_run_raw_writes_the_output_as_it_is(tmp_path, capsys):
+    assert main(["run", "--raw", write(tmp_path, "esc.py", ESCAPES)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "\x1b[2J\x1b]0;owned\x07title\tok\r\n" and err == "\x1b[31mred\u202e\n"

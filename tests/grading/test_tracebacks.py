@@ -89,3 +89,73 @@ def test_matmul_shapes_of_named_operands_on_a_hidden_case(qkv):
         "`A @ V3` cannot be computed: `A` has shape (5, 5) and `V3` has shape (3, 4)" in f
         for f in g.feedback
     ), g.feedback
+
+
+# ---- bounded parsing: whatever a run writes to stderr gives a verdict, never a crash ----------
+
+
+def test_a_5000_digit_line_number_is_read_as_no_line():
+    from codeblanks.grading.tracebacks import friendly
+
+    stderr = (
+        "Traceback (most recent call last):\n"
+        f'  File "model.py", line {"9" * 5000}, in <module>\n'
+        "ValueError: boom\n"
+    )
+    err = friendly(stderr, "x = 1\n", "model.py")
+    assert err.error_type == "ValueError" and err.message == "boom"
+    assert err.line is None
+
+
+def test_huge_numbers_in_axis_and_index_errors_are_not_explained_but_do_not_crash():
+    from codeblanks.grading.tracebacks import friendly
+
+    big = "7" * 5000
+    for last in (
+        f"numpy.exceptions.AxisError: axis {big} is out of bounds for array of dimension {big}",
+        f"IndexError: index {big} is out of bounds for axis {big} with size {big}",
+    ):
+        stderr = f'Traceback (most recent call last):\n  File "model.py", line 1\n{last}\n'
+        err = friendly(stderr, "x = 1\n", "model.py")
+        assert err.error_type in ("AxisError", "IndexError")
+        assert not any(big in e for e in err.explanation)
+
+
+def test_did_you_mean_is_not_tried_on_a_20000_character_name():
+    """difflib's ratio is quadratic in the lengths: on names this long (and a program of such
+    near-misses) one guess takes seconds of CPU, so names past the bound get no guess."""
+    import random
+    import string
+
+    from codeblanks.grading.tracebacks import MAX_GUESS_CHARS, friendly
+
+    rng = random.Random(9)
+    name = "".join(rng.choice(string.ascii_letters) for _ in range(20_000))
+    near = [name[:i] + "x" + name[i + 1 :] for i in range(0, 20_000, 2_500)]
+    code = "".join(f"{n} = 1\n" for n in near) + f"print({name})\n"
+    line = len(near) + 1
+    stderr = (
+        f'Traceback (most recent call last):\n  File "model.py", line {line}, in <module>\n'
+        f"NameError: name '{name}' is not defined\n"
+    )
+    err = friendly(stderr, code, "model.py")
+    assert err.error_type == "NameError" and err.line == line
+    assert len(name) > MAX_GUESS_CHARS and not any("Did you mean" in e for e in err.explanation)
+    # a short near-miss among those long names is still found
+    short = friendly(stderr.replace(name, "totl"), code + "total = 2\n", "model.py").explanation
+    assert any("Did you mean `total`?" in e for e in short)
+
+
+def test_a_run_that_forges_a_traceback_with_a_huge_line_gets_a_verdict(softmax_lesson):
+    """The real sandbox, a program that prints its own traceback and exits: graded, not a crash
+    (this was a 500 on a blank question's answer)."""
+    fake = 'Traceback (most recent call last):\\n  File "model.py", line ' + "9" * 5000
+    code = (
+        "import os, sys\n"
+        f"sys.stderr.write({fake!r} + ', in <module>\\nValueError: forged\\n')\n"
+        "sys.stderr.flush()\n"
+        "os._exit(1)\n"
+    )
+    g = grade(softmax_lesson, code)
+    assert g.verdict == "error" and g.line is None
+    assert "ValueError: forged" in g.stderr

@@ -2,8 +2,8 @@
 
 import pytest
 
+from codeblanks.content.public import meaning_order
 from codeblanks.web.models import QuestionAnswer
-from codeblanks.web.questions import meaning_order
 
 from .conftest import MATCH
 

@@ -11,8 +11,6 @@ from pathlib import Path
 from codeblanks.cli.console import UsageError, error, plural, problem_line
 from codeblanks.content import load_courses
 from codeblanks.content.todos import leftover_todos
-from codeblanks.grading import prove
-from codeblanks.sandbox import SandboxUnavailable
 
 
 def add_parser(commands) -> None:
@@ -32,6 +30,9 @@ def add_parser(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from codeblanks.grading import prove  # here, not above: `codeblanks --help` stays instant
+    from codeblanks.sandbox import SandboxUnavailable
+
     for path in args.paths:
         if not Path(path).exists():
             raise UsageError(f"{path}: no such file or folder")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,25 @@ def problem_line(problem: Problem) -> str:
         text += "".join(f"\n    {line}" for line in problem.detail.splitlines())
     # file names may hold bytes that are not UTF-8 (surrogates): show them escaped
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+# C0 controls but newline and tab, DEL, C1 controls, and the Unicode marks that reorder or
+# hide text (bidirectional overrides and isolates, zero-width joiners aside).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    if code == 0x0D:
+        return "\\r"  # a carriage return, as Python would write it
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """A program's output made safe for a terminal: each control character (but newline and
+    tab) shown as an escape, ``\\x1b`` for ESC, so escape sequences cannot clear the screen,
+    retitle the window or hide text. ``codeblanks run --raw`` skips this."""
+    return _CONTROL.sub(_escape, text)
 
 
 def print_json(data: Any) -> None:

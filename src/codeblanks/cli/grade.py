@@ -8,8 +8,6 @@ import difflib
 from codeblanks.cli.console import UsageError, error, print_json, read_program
 from codeblanks.content import catalog
 from codeblanks.content.model import Lesson
-from codeblanks.grading import grade
-from codeblanks.sandbox import SandboxUnavailable
 
 
 def add_parser(commands) -> None:
@@ -34,6 +32,9 @@ def find_lesson(lesson_id: str) -> Lesson:
 
 
 def run(args: argparse.Namespace) -> int:
+    from codeblanks.grading import grade  # here, not above: `codeblanks --help` stays instant
+    from codeblanks.sandbox import SandboxUnavailable
+
     lesson = find_lesson(args.lesson)
     code = read_program(args.file)
     try:

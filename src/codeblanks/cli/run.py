@@ -1,4 +1,5 @@
-"""``codeblanks run FILE [--json]``: run any program in the sandbox and show what it printed."""
+"""``codeblanks run FILE [--json] [--raw]``: run any program in the sandbox and show what it
+printed, control characters made visible unless ``--raw``."""
 
 from __future__ import annotations
 
@@ -6,18 +7,27 @@ import argparse
 import sys
 from pathlib import Path
 
-from codeblanks.cli.console import error, print_json, read_program
-from codeblanks.sandbox import SandboxUnavailable, get_sandbox
+from codeblanks.cli.console import error, print_json, read_program, visible
 
 
 def add_parser(commands) -> None:
     parser = commands.add_parser("run", help="run a program in the sandbox")
     parser.add_argument("file", metavar="FILE", help="the Python file to run")
     parser.add_argument("--json", action="store_true", help="print the run result as JSON")
+    parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="write the program's output as it is, terminal escape sequences included",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from codeblanks.sandbox import (  # here, not above: `codeblanks --help` stays instant
+        SandboxUnavailable,
+        get_sandbox,
+    )
+
     code = read_program(args.file)
     try:
         result = get_sandbox().run(code, filename=Path(args.file).name)
@@ -26,9 +36,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_json())
     else:
-        sys.stdout.write(result.stdout)
+        shown = (lambda text: text) if args.raw else visible
+        sys.stdout.write(shown(result.stdout))
         sys.stdout.flush()
-        sys.stderr.write(result.stderr)
+        sys.stderr.write(shown(result.stderr))
         if not result.ok:
             print(f"codeblanks: {result.verdict} ({result.duration_ms:.0f} ms)", file=sys.stderr)
     return 0 if result.ok else 1

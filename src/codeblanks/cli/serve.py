@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from codeblanks.cli.console import UsageError, error
-from codeblanks.sandbox import SandboxUnavailable, get_sandbox
 
 
 def add_parser(commands) -> None:
@@ -16,6 +15,11 @@ def add_parser(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from codeblanks.sandbox import (  # here, not above: `codeblanks --help` stays instant
+        SandboxUnavailable,
+        get_sandbox,
+    )
+
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port number (1-65535)")
     try:

@@ -115,6 +115,15 @@ CODES: dict[str, tuple[str, str]] = {
     "content.E060": ("a match question has fewer than two pairs", "give at least two pairs"),
     "content.E061": ("a match question repeats a term", "make every term different"),
     "content.E062": ("a match question repeats a meaning", "make every meaning different"),
+    # names that become URLs or identifiers (E070-E079)
+    "content.E070": (
+        "a level's name does not make a web address",
+        "name levels with ASCII letters, digits, single spaces and hyphens (`Getting started`)",
+    ),
+    "content.E071": (
+        "two levels make the same web address (they differ only in case or spaces)",
+        "give each level a name that differs in its letters or digits",
+    ),
     # hints, nudges and blanks that cannot be gamed
     "content.E080": ("a `hints` list is empty", "write at least one hint, or remove `hints`"),
     "content.E081": ("a hint repeats an earlier hint", "make each hint say something new"),

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeblanks.content.codes import problem
-from codeblanks.content.fields import Table
+from codeblanks.content.fields import SLUG, Table
 from codeblanks.content.files import is_skipped, read_toml
 from codeblanks.content.lesson import read_lesson
-from codeblanks.content.model import DEFAULT_LEVELS, Course, Lesson
+from codeblanks.content.model import DEFAULT_LEVELS, Course, Lesson, level_slug
 from codeblanks.content.problems import Problem
 from codeblanks.content.tomlpos import Locator
 
@@ -86,4 +86,16 @@ def _levels(root: Table) -> tuple[str, ...]:
             "content.E021", "levels", "levels must be a non-empty list of distinct, non-empty names"
         )
         return ()
+    seen: dict[str, str] = {}
+    for level in raw:
+        slug = level_slug(level)
+        if not SLUG.fullmatch(slug):
+            root.report("content.E070", "levels", f"level {level!r} gives the address {slug!r}")
+            return ()
+        if slug in seen:
+            root.report(
+                "content.E071", "levels", f"levels {seen[slug]!r} and {level!r} both give {slug!r}"
+            )
+            return ()
+        seen[slug] = level
     return tuple(raw)

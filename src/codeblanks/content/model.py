@@ -159,6 +159,12 @@ class Lesson:
     version: str = ""  # a hash of the lesson's files: caches of reference outputs key on it
 
 
+def level_slug(level: str) -> str:
+    """The part of a level's web address its name makes: ``Getting started`` → ``getting-started``.
+    ``codeblanks check`` refuses a level whose slug is not a plain slug (content.E070)."""
+    return level.strip().lower().replace(" ", "-")
+
+
 @dataclass(frozen=True)
 class Course:
     id: str

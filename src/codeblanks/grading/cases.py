@@ -126,3 +126,11 @@ def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | No
         elif isinstance(made, str):
             cases.append(Case(variant.name, made))
     return cases, missing
+
+
+def programs_for(lesson: Lesson) -> int:
+    """The most programs of the learner's that one grade of ``lesson`` runs: the visible case and
+    one per variant. The web charges this against the run rate before grading, so a rate counts
+    work, not requests. (The reference runs are the lesson's own, cached once per version; the
+    rare re-run of a failed ``@`` case for its shapes is not charged.)"""
+    return 1 + len(lesson.exercise.grading.variants)

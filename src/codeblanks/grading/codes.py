@@ -50,6 +50,14 @@ CODES: dict[str, tuple[str, str]] = {
         "a function test fails against the sample solution",
         "fix the test or the solution: every test must pass against solution.py",
     ),
+    "grading.E030": (
+        "a code block of the explanation does not run",
+        "fix the code, or fence it as ```python skip if it is meant to fail",
+    ),
+    "grading.E031": (
+        "a code block of the explanation prints something else than the text block after it",
+        "copy the block's real output into the text block, or fix the code",
+    ),
     # warnings: printed by `codeblanks check`, which still passes
     "grading.W001": (
         "a value blank accepts its value typed in as a bare literal",

@@ -16,6 +16,7 @@ from codeblanks.content.problems import Problem
 from codeblanks.grading.blanks import acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
+from codeblanks.grading.examples import aprove_examples
 from codeblanks.grading.functests import outcomes
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import mutants
@@ -197,6 +198,7 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
                     f"the blank question “{q.id}” accepts `{literal}`, its value typed in",
                 )
             )
+    problems += await aprove_examples(lesson, sandbox)
     return problems
 
 

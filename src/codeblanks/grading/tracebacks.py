@@ -22,13 +22,27 @@ from codeblanks.grading.cases import PARSE_ERRORS
 
 _HEADER = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<func>.*))?$')
+# Whatever a run writes is read with bounds: a number longer than this is no number (int() of
+# 5,000 digits raises), and a name longer than this gets no "did you mean" (difflib's ratio is
+# quadratic in the lengths; a misspelt name is short).
+MAX_DIGITS = 9
+MAX_GUESS_CHARS = 100
+
+
+def _number(digits: str | None) -> int | None:
+    """``digits`` as an int, or None when there are too many of them to be a real count."""
+    if not digits or len(digits.lstrip("-")) > MAX_DIGITS:
+        return None
+    return int(digits)
+
+
 _EXC = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?:: (?P<msg>.*))?$", re.S)
 
 
 @dataclass(frozen=True)
 class Frame:
     file: str
-    line: int
+    line: int | None  # None: the number printed was not a plausible line number
     func: str | None
     extra: tuple[str, ...] = ()  # the indented lines printed under it (source, ^^^ markers)
 
@@ -67,7 +81,7 @@ def parse(stderr: str) -> tuple[list[Frame], str | None, str | None, str]:
                 extra.append(lines[j])
                 j += 1
             func = m.group("func")
-            frames.append(Frame(m.group("file"), int(m.group("line")), func, tuple(extra)))
+            frames.append(Frame(m.group("file"), _number(m.group("line")), func, tuple(extra)))
             i = j
             continue
         if lines[i].startswith(" ") or not lines[i].strip():
@@ -96,11 +110,11 @@ def friendly(
     mine = [f for f in frames if _same_file(f.file, filename)]
     out = [_HEADER] if mine else []
     for f in mine:
-        where = f'  File "{filename}", line {f.line}' + (f", in {f.func}" if f.func else "")
+        where = f'  File "{filename}", line {f.line or "?"}' + (f", in {f.func}" if f.func else "")
         out.append(where)
         if f.extra:
             out += list(f.extra)
-        elif 0 < f.line <= len(source) and source[f.line - 1].strip():
+        elif f.line and 0 < f.line <= len(source) and source[f.line - 1].strip():
             out.append("    " + source[f.line - 1].strip())
     short = (etype or "").rsplit(".", 1)[-1]
     out.append(f"{short}: {msg}" if msg else short)
@@ -153,8 +167,8 @@ def _explain(
         ]
     if etype == "AxisError" or "AxisError" in etype:
         m = re.search(r"axis (-?\d+) is out of bounds for array of dimension (\d+)", msg)
-        if m:
-            axis, ndim = int(m.group(1)), int(m.group(2))
+        axis, ndim = (_number(m.group(1)), _number(m.group(2))) if m else (None, None)
+        if axis is not None and ndim is not None:
             return [
                 f"There is no axis {axis}: the array has {ndim} "
                 f"{'axis' if ndim == 1 else 'axes'}, numbered 0 to {ndim - 1} "
@@ -162,7 +176,7 @@ def _explain(
             ]
     if etype == "IndexError":
         m = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
-        if m:
+        if m and None not in (_number(m.group(1)), _number(m.group(2)), _number(m.group(3))):
             return [
                 f"Index {m.group(1)} does not exist along axis {m.group(2)}, which has only "
                 f"{m.group(3)} entries (numbered 0 to {int(m.group(3)) - 1})."
@@ -205,7 +219,10 @@ def _names_in(code: str) -> set[str]:
 
 
 def _did_you_mean(name: str, code: str) -> str | None:
-    candidates = (_names_in(code) | set(dir(builtins))) - {name} - set(keyword.kwlist)
+    if len(name) > MAX_GUESS_CHARS:
+        return None
+    names = {n for n in _names_in(code) if len(n) <= MAX_GUESS_CHARS}
+    candidates = (names | set(dir(builtins))) - {name} - set(keyword.kwlist)
     close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.7)
     if close:
         return close[0]

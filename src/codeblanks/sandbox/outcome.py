@@ -11,7 +11,7 @@ import signal
 import time
 from dataclasses import asdict
 
-from codeblanks.sandbox import wire
+from codeblanks.sandbox.inside import wire
 from codeblanks.sandbox.result import (
     ERROR,
     MEMORY_LIMIT,

@@ -57,13 +57,19 @@ def is_api(scope) -> bool:
     path, root = scope.get("path", ""), scope.get("root_path", "")
     if root and path.startswith(root):
         path = path[len(root) :]
-    return scope["type"] == "http" and path.startswith(API_PREFIX)
+    return scope["type"] == "http" and (
+        path == API_PREFIX.rstrip("/") or path.startswith(API_PREFIX)
+    )
 
+
+from codeblanks.web import bodies  # noqa: E402 (needs the settings module named above)
 
 site = get_asgi_application()  # sets Django up; the whole site, full middleware
 api = ApiHandler()
 
 
 async def application(scope, receive, send):
+    if scope["type"] == "http":
+        scope, receive = await bodies.bounded(scope, receive)
     handler = api if is_api(scope) else site
     await handler(scope, receive, send)

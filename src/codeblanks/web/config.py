@@ -55,9 +55,25 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("CODEBLANKS_RUN_RATE", "30", "Runs per minute per client address; 0 turns limits off."),
     Setting("CODEBLANKS_MAX_CODE_BYTES", "65536", "Largest program accepted, in bytes (UTF-8)."),
     Setting(
+        "CODEBLANKS_MAX_BODY_BYTES",
+        "1048576",
+        "Largest request body read, in bytes; a larger Content-Length is refused (413) unread.",
+    ),
+    Setting(
+        "CODEBLANKS_BODY_TIMEOUT",
+        "10",
+        "Seconds a request body may take to arrive; a slower one is cut (408).",
+    ),
+    Setting(
+        "CODEBLANKS_HSTS_SECONDS",
+        "0",
+        "Strict-Transport-Security max-age sent on HTTPS answers; 0 sends none.",
+    ),
+    Setting(
         "CODEBLANKS_FORWARDED_ALLOW_IPS",
-        "127.0.0.1",
-        "Proxies whose X-Forwarded-For/-Proto `codeblanks serve` trusts (comma-separated, or *).",
+        "",
+        "Proxy addresses whose X-Forwarded-For/-Proto are trusted (comma-separated); none by "
+        "default.",
     ),
 )
 
@@ -90,6 +106,9 @@ class Config:
     cache_url: str
     run_rate: int
     max_code_bytes: int
+    max_body_bytes: int
+    body_timeout_s: float
+    hsts_seconds: int
     forwarded_allow_ips: str
 
     @property
@@ -120,6 +139,19 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> i
         raise ConfigError(f"{name}={raw!r}: expected a whole number") from None
     if value < minimum:
         raise ConfigError(f"{name}={raw!r}: must be at least {minimum}")
+    return value
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: expected a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise ConfigError(f"{name}={raw!r}: give between 0 and 3600 seconds")
     return value
 
 
@@ -167,7 +199,10 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         cache_url=cache_url,
         run_rate=_int(env, "CODEBLANKS_RUN_RATE", 30),
         max_code_bytes=_int(env, "CODEBLANKS_MAX_CODE_BYTES", 65536, minimum=1),
-        forwarded_allow_ips=env.get("CODEBLANKS_FORWARDED_ALLOW_IPS") or "127.0.0.1",
+        max_body_bytes=_int(env, "CODEBLANKS_MAX_BODY_BYTES", 1048576, minimum=1024),
+        body_timeout_s=_seconds(env, "CODEBLANKS_BODY_TIMEOUT", 10.0),
+        hsts_seconds=_int(env, "CODEBLANKS_HSTS_SECONDS", 0),
+        forwarded_allow_ips=env.get("CODEBLANKS_FORWARDED_ALLOW_IPS", "").strip(),
     )
 
 

@@ -1,4 +1,5 @@
-"""Response headers every page gets: a Content-Security-Policy that runs only our own scripts,
+"""Response headers every answer gets (pages, API, static files): a Content-Security-Policy that
+runs only our own scripts, a Permissions-Policy that turns off the powerful browser features,
 and the Secure flag on cookies whenever the request came over HTTPS.
 
 Only scripts served from this site run: no inline scripts, no eval, nothing from elsewhere.
@@ -31,12 +32,63 @@ CSP = "; ".join(
 )
 
 
+# No page here needs a camera, a microphone, a location or any other powerful feature.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "usb",
+    )
+)
+
+
 def _finish(request, response):
     response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
     if request.is_secure():
         for morsel in response.cookies.values():
             morsel["secure"] = True
     return response
+
+
+def body_refusal(get_response):
+    """Answers a request whose body ``codeblanks.web.bodies`` refused (the reason is in the
+    ASGI scope) before any other middleware or view can read it."""
+    from codeblanks.web.bodies import SCOPE_KEY
+    from codeblanks.web.views.pages import body_refused
+
+    def refusal(request):
+        scope = getattr(request, "scope", None)
+        return scope.get(SCOPE_KEY) if scope else None
+
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request):
+            if found := refusal(request):
+                return body_refused(request, found)
+            return await get_response(request)
+
+        markcoroutinefunction(middleware)
+    else:
+
+        def middleware(request):
+            if found := refusal(request):
+                return body_refused(request, found)
+            return get_response(request)
+
+    return middleware
+
+
+body_refusal.sync_capable = True
+body_refusal.async_capable = True
 
 
 def security_headers(get_response):

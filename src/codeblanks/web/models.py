@@ -31,6 +31,7 @@ class LessonProgress(models.Model):
     code_saved_at = models.DateTimeField(null=True, blank=True)
     solved_at = models.DateTimeField(null=True, blank=True)
     revealed_at = models.DateTimeField(null=True, blank=True)
+    hints_revealed = models.PositiveSmallIntegerField(default=0)  # the first N hints were shown
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -93,3 +94,24 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.verdict} · {self.lesson_uuid} · {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class PersonalToken(models.Model):
+    """A learner's token for the API (``codeblanks learn``): it acts as that user on their own
+    progress only. Only its SHA-256 is stored; the token itself is shown once, when made."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_tokens"
+    )
+    name = models.CharField(max_length=100)
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12)  # the first characters, to tell tokens apart
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.name} ({self.prefix}…)"

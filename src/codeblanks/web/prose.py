@@ -4,11 +4,13 @@ Pygments, and ``$…$`` / ``$$…$$`` math left as escaped TeX in ``<span|div cl
 typeset in the browser, inside any ``.prose`` element. No network at run time.
 
 Raw HTML in lesson files is escaped, not passed through: course folders can come from anyone
-who can write to ``CODEBLANKS_COURSES``.
+who can write to ``CODEBLANKS_COURSES``. Grader feedback is not lesson prose: it quotes what
+the learner's program did, so it is shown as text (``feedback_text``), never as Markdown.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from html import escape
 
@@ -84,3 +86,15 @@ def render_lesson_text(text: str, title: str = "") -> SafeString:
 def render_inline(text: str) -> SafeString:
     """One line of Markdown (a question prompt, option or explanation) without a paragraph."""
     return mark_safe(_md().renderInline(text or ""))
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def feedback_text(text: str) -> SafeString:
+    """Grader feedback and other words built from what a learner's program did: text, never
+    Markdown or HTML (a variable holding ``[log in](https://evil.example)`` must not become a
+    link). Everything is escaped; only a `backtick` span is shown in ``<code>``, the way the
+    grader quotes names and lines."""
+    escaped = escape(text or "", quote=False)
+    return mark_safe(_CODE_SPAN.sub(r"<code>\1</code>", escaped))

@@ -1,16 +1,17 @@
-"""Questions in the browser: reading an answer out of a form, judging choice and matching
-answers (blanks are judged by ``codeblanks.grading``, in the sandbox), and the stable shuffled
-order in which matching meanings are offered."""
+"""Questions in the browser: reading an answer out of a form and what a template needs to show
+one question. Judging (and the order of matching meanings) is ``codeblanks.grading.answers``,
+shared with the API and the terminal."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
+from codeblanks.content.public import meaning_order
 
 MAX_BLANK_CHARS = 500
+MAX_INDEX_DIGITS = 4  # no question has 10,000 options
 
 
 class BadAnswer(ValueError):
@@ -21,27 +22,23 @@ def question_get(questions, question_id: str) -> Question | None:
     return next((q for q in questions if q.id == question_id), None)
 
 
-def meaning_order(question: MatchQuestion) -> list[int]:
-    """Indexes of the meanings in the order the drop-downs list them: shuffled, so the answer is
-    not the author's order, but the same on every page load and every server."""
-
-    def key(i: int) -> str:
-        return hashlib.sha256(f"{question.id}\0{question.pairs[i][1]}".encode()).hexdigest()
-
-    order = sorted(range(len(question.pairs)), key=key)
-    if len(order) > 1 and order == list(range(len(order))):
-        order = order[1:] + order[:1]  # never offer the answers in the right order
-    return order
+def _index(raw: str, count: int) -> int | None:
+    """``raw`` as an index below ``count``: plain ASCII digits only (``str.isdigit`` also accepts
+    "²", which ``int`` refuses), and few of them (``int`` refuses 5,000 digits)."""
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_INDEX_DIGITS):
+        return None
+    value = int(raw)
+    return value if value < count else None
 
 
 def parse_answer(question: Question, data: Mapping[str, str]) -> object:
     """The answer in a POSTed form, as stored: an option index, a text, or a list of meaning
     indexes (one per term). Raises ``BadAnswer``."""
     if isinstance(question, ChoiceQuestion):
-        raw = data.get("choice", "")
-        if not raw.isdigit() or int(raw) >= len(question.options):
+        index = _index(data.get("choice", ""), len(question.options))
+        if index is None:
             raise BadAnswer("Choose one of the options.")
-        return int(raw)
+        return index
     if isinstance(question, BlankQuestion):
         text = data.get("blank", "").strip()
         if not text:
@@ -52,22 +49,12 @@ def parse_answer(question: Question, data: Mapping[str, str]) -> object:
     if isinstance(question, MatchQuestion):
         picks = []
         for i in range(len(question.pairs)):
-            raw = data.get(f"match-{i}", "")
-            if not raw.isdigit() or int(raw) >= len(question.pairs):
+            index = _index(data.get(f"match-{i}", ""), len(question.pairs))
+            if index is None:
                 raise BadAnswer("Choose a meaning for every term.")
-            picks.append(int(raw))
+            picks.append(index)
         return picks
     raise BadAnswer("This kind of question cannot be answered here.")
-
-
-def judge_local(question: Question, answer: object) -> tuple[bool, list[bool]]:
-    """Right or wrong for a choice or matching answer, and for matching which terms are right."""
-    if isinstance(question, ChoiceQuestion):
-        return answer == question.answer, []
-    if isinstance(question, MatchQuestion):
-        per_term = [pick == i for i, pick in enumerate(answer)]
-        return all(per_term), per_term
-    raise TypeError(f"{question.kind} questions are judged by the grader")
 
 
 # ---- what a template needs to show one question ----------------------------------------------

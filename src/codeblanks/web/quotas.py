@@ -1,6 +1,7 @@
-"""The two limits every run passes before it reaches the sandbox: program size, and runs per
-minute per client address. Counts live in Django's cache, so nodes that share a cache (Redis)
-share the limit. A refusal is a value with the HTTP status and words for the learner."""
+"""The two limits every run passes before it reaches the sandbox: program size, and programs per
+minute per client address (a request is charged every program it may run, before it runs).
+Counts live in Django's cache, so nodes that share a cache (Redis) share the limit. A refusal is
+a value with the HTTP status and words for the learner."""
 
 from __future__ import annotations
 
@@ -35,15 +36,18 @@ def size_refusal(code: str) -> Refusal | None:
     )
 
 
-async def rate_refusal(client: str) -> Refusal | None:
-    """Counts this run against the client's minute; a refusal once the rate is used up."""
+async def rate_refusal(client: str, programs: int = 1) -> Refusal | None:
+    """Charges ``programs`` runs to the client's minute; a refusal once the rate is used up. A
+    request that may run more programs than the whole rate is charged the rate (it can run
+    once a minute rather than never)."""
     rate = settings.CODEBLANKS.run_rate
     if rate <= 0:
         return None
+    cost = max(1, min(programs, rate))
     window = int(time.time() // 60)
     key = f"codeblanks:runs:{client}:{window}"
     try:
-        count = await _count(key)
+        count = await _count(key, cost)
     except Exception:  # the shared cache is down: let learners run rather than fail them all
         log.warning("rate limit not applied: the cache did not answer", exc_info=True)
         return None
@@ -53,26 +57,27 @@ async def rate_refusal(client: str) -> Refusal | None:
     return Refusal(
         429,
         "rate-limited",
-        f"You have run {rate} programs this minute, the most we allow. Try again in {wait} s.",
+        f"You have run {rate} programs this minute, the most we allow (a check on hidden "
+        f"cases counts each case). Try again in {wait} s.",
     )
 
 
-async def _count(key: str) -> int:
-    """This minute's count for ``key``, one more than before. With the in-process cache (LocMem)
-    the count is a dict operation under a lock, done right here on the event loop; with Redis it
-    is two network round trips, done in a worker thread so a slow Redis never stalls the loop.
-    (Django's ``aadd``/``aincr`` would hop to a thread three times, and their ``aincr`` is a get
-    then a set: not atomic.)"""
+async def _count(key: str, cost: int = 1) -> int:
+    """This minute's count for ``key``, ``cost`` more than before. With the in-process cache
+    (LocMem) the count is a dict operation under a lock, done right here on the event loop;
+    with Redis it is two network round trips, done in a worker thread so a slow Redis never
+    stalls the loop. (Django's ``aadd``/``aincr`` would hop to a thread three times, and
+    their ``aincr`` is a get then a set: not atomic.)"""
     if isinstance(caches["default"], LocMemCache):
-        return _count_now(key)
-    return await sync_to_async(_count_now, thread_sensitive=False)(key)
+        return _count_now(key, cost)
+    return await sync_to_async(_count_now, thread_sensitive=False)(key, cost)
 
 
-def _count_now(key: str) -> int:
+def _count_now(key: str, cost: int = 1) -> int:
     # add() is a no-op when the key exists; incr() is atomic in Redis and under the locmem lock.
     cache.add(key, 0, timeout=61)
     try:
-        return cache.incr(key)
+        return cache.incr(key, cost)
     except ValueError:  # the key expired between add and incr
-        cache.set(key, 1, timeout=61)
-        return 1
+        cache.set(key, cost, timeout=61)
+        return cost

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from django.db.models import Count, Max
 
-from codeblanks.content.model import Course, Lesson
+from codeblanks.content.model import Course, Lesson, level_slug
 from codeblanks.web.learners import Learner
 from codeblanks.web.models import Attempt, LessonProgress
 from codeblanks.web.questions import QuestionView, question_view
@@ -36,10 +36,6 @@ def current_catalog():
     from codeblanks.content import catalog
 
     return catalog()
-
-
-def level_slug(level: str) -> str:
-    return level.strip().lower().replace(" ", "-")
 
 
 # ---- lessons ---------------------------------------------------------------------------------

@@ -40,8 +40,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         host=host,
         port=port,
         lifespan="off",  # Django's ASGI handler has no lifespan events
-        proxy_headers=True,
-        forwarded_allow_ips=config.forwarded_allow_ips,
+        # X-Forwarded-* only from the proxies an operator names; none by default, so a client
+        # cannot pick its own address (and with it a fresh run rate).
+        proxy_headers=bool(config.forwarded_allow_ips),
+        forwarded_allow_ips=config.forwarded_allow_ips or None,
         server_header=False,
         log_level="info",
     )

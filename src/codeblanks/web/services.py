@@ -14,11 +14,12 @@ from django.utils import timezone
 
 from codeblanks.content.model import BlankQuestion, Lesson, Question
 from codeblanks.grading import Grade, acheck_blank, agrade
+from codeblanks.grading.answers import judge_local
+from codeblanks.grading.cases import programs_for
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.web import quotas
 from codeblanks.web.learners import Learner
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
-from codeblanks.web.questions import judge_local
 
 
 def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
@@ -57,6 +58,15 @@ def solution_reveal(*, learner: Learner, lesson: Lesson) -> None:
 
 
 @transaction.atomic
+@transaction.atomic
+def hint_reveal(*, learner: Learner, lesson: Lesson, count: int) -> None:
+    """Record that the learner has seen the first ``count`` hints (never fewer than before)."""
+    row = _progress_for_update(learner, lesson)
+    if count > row.hints_revealed:
+        row.hints_revealed = count
+        row.save(update_fields=["hints_revealed", "updated_at"])
+
+
 def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str) -> Attempt:
     """One row per graded run; the first correct one marks the exercise solved."""
     attempt = Attempt.objects.create(
@@ -93,7 +103,7 @@ async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str
     if refusal:
         return RunOutcome(refusal=refusal)
     await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
-    refusal = await quotas.rate_refusal(client)
+    refusal = await quotas.rate_refusal(client, programs_for(lesson))
     if refusal:
         return RunOutcome(refusal=refusal)
     grade = await agrade(lesson, code, client=_fair_key(learner))
@@ -118,7 +128,7 @@ async def api_run(*, code: str, client: str) -> ApiOutcome:
 
 
 async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
-    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client)
+    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson))
     if refusal:
         return ApiOutcome(refusal=refusal)
     return ApiOutcome(result=await agrade(lesson, code, client=client))
@@ -152,14 +162,16 @@ def answer_record(*, learner: Learner, lesson: Lesson, question: Question, answe
 
 
 async def question_answer(
-    *, learner: Learner, lesson: Lesson, question: Question, answer: object, client: str
+    *, learner: Learner | None, lesson: Lesson, question: Question, answer: object, client: str
 ) -> AnswerOutcome:
-    """Judge and keep an answer. Blanks run in the sandbox, so they count against the run rate."""
+    """Judge an answer and keep it for the learner (``None``: an API caller without a token,
+    judged and kept nowhere). Blanks run in the sandbox, so they count against the run rate."""
     if isinstance(question, BlankQuestion):
         refusal = await quotas.rate_refusal(client)
         if refusal:
             return AnswerOutcome(refusal=refusal)
-        verdict = await acheck_blank(lesson, question, answer, client=_fair_key(learner))
+        fair = _fair_key(learner) if learner else client
+        verdict = await acheck_blank(lesson, question, answer, client=fair)
         if getattr(verdict, "verdict", "") in ("busy", "sandbox-error"):
             # The platform could not judge it: nothing to record, the learner just retries.
             return AnswerOutcome(refusal=quotas.Refusal(503, verdict.verdict, verdict.message))
@@ -167,9 +179,14 @@ async def question_answer(
     else:
         correct, per_term = judge_local(question, answer)
         outcome = AnswerOutcome(correct, "", tuple(per_term))
-    await sync_to_async(answer_record)(
-        learner=learner, lesson=lesson, question=question, answer=answer, correct=outcome.correct
-    )
+    if learner is not None:
+        await sync_to_async(answer_record)(
+            learner=learner,
+            lesson=lesson,
+            question=question,
+            answer=answer,
+            correct=outcome.correct,
+        )
     return outcome
 
 
@@ -211,6 +228,7 @@ def learner_claim(*, user_id: int, anon_key: str) -> int:
             mine.code, mine.has_code, mine.code_saved_at = anon.code, True, anon.code_saved_at
         mine.solved_at = _earliest(mine.solved_at, anon.solved_at)
         mine.revealed_at = _earliest(mine.revealed_at, anon.revealed_at)
+        mine.hints_revealed = max(mine.hints_revealed, anon.hints_revealed)
         mine.save()
         theirs = {a.question_id: a for a in mine.answers.all()}
         for a in anon.answers.all():

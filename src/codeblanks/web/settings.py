@@ -25,8 +25,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "codeblanks.web.middleware.security_headers",  # outside StaticFiles: static files get it too
+    "codeblanks.web.middleware.body_refusal",  # a body bodies.py refused (asgi.py)
     "codeblanks.web.middleware.StaticFiles",
-    "codeblanks.web.middleware.security_headers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -41,9 +42,15 @@ MIDDLEWARE = [
 API_MIDDLEWARE = [
     "codeblanks.web.middleware.api_security",  # SecurityMiddleware, in the loop
     "codeblanks.web.middleware.security_headers",
+    "codeblanks.web.middleware.body_refusal",
     "codeblanks.web.middleware.api_common",  # CommonMiddleware: ALLOWED_HOSTS, user agents
     "codeblanks.web.middleware.api_xframe",  # XFrameOptionsMiddleware
 ]
+
+# Bodies are read whole in memory by asgi.py (bodies.py), bounded in size and time, so Django's
+# own limits only repeat the size bound, and nothing is ever spooled to disk.
+DATA_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_body_bytes
+FILE_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_body_bytes
 
 ROOT_URLCONF = "codeblanks.web.urls"
 ASGI_APPLICATION = "codeblanks.web.asgi.application"
@@ -87,6 +94,8 @@ CSRF_FAILURE_VIEW = "codeblanks.web.views.pages.csrf_failure"
 # Cookies get the Secure flag per request when it came over HTTPS (see middleware.py); the
 # scheme comes from uvicorn's proxy headers (CODEBLANKS_FORWARDED_ALLOW_IPS) behind a proxy.
 
+# HSTS only on answers that came over HTTPS (SecurityMiddleware checks request.is_secure()).
+SECURE_HSTS_SECONDS = CONFIG.hsts_seconds
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -1,14 +1,19 @@
 from django.contrib import admin
 from django.urls import path
 
-from codeblanks.web.views import accounts, api, health, lesson, pages
+from codeblanks.web.views import accounts, api, health, learner_api, lesson, pages, tokens
 
 handler400 = pages.bad_request
+handler403 = pages.permission_denied
+handler404 = pages.not_found
+handler500 = pages.server_error
 
 urlpatterns = [
     path("", pages.home, name="home"),
     path("courses/<slug:course_id>/<slug:level>/", pages.level, name="level"),
     path("progress/", pages.progress, name="progress"),
+    path("progress/tokens", tokens.token_create, name="token-create"),
+    path("progress/tokens/<int:token_id>/revoke", tokens.token_revoke, name="token-revoke"),
     path("lessons/<slug:lesson_id>/", lesson.lesson_page, name="lesson"),
     path("lessons/<slug:lesson_id>/review/", lesson.lesson_review, name="lesson-review"),
     path("lessons/<slug:lesson_id>/run", lesson.lesson_run, name="lesson-run"),
@@ -26,6 +31,18 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("api/lessons", api.lessons, name="api-lessons"),
     path("api/run", api.run, name="api-run"),
+    path("api/me", learner_api.me, name="api-me"),
+    path("api/lessons/<str:lesson_id>", learner_api.lesson, name="api-lesson"),
     path("api/lessons/<str:lesson_id>/grade", api.grade, name="api-grade"),
+    path("api/lessons/<str:lesson_id>/hint", learner_api.hint, name="api-hint"),
+    path("api/lessons/<str:lesson_id>/solution", learner_api.solution, name="api-solution"),
+    path("api/lessons/<str:lesson_id>/review", learner_api.review, name="api-review"),
+    path(
+        "api/lessons/<str:lesson_id>/questions/<str:question_id>",
+        learner_api.answer,
+        name="api-answer",
+    ),
+    path("api", api.not_found),
+    path("api/", api.not_found),
     path("api/<path:rest>", api.not_found),
 ]

@@ -21,6 +21,11 @@ def markdown_inline(text: str):
 
 
 @register.filter
+def feedback_text(text: str):
+    return prose.feedback_text(text)
+
+
+@register.filter
 def python(code: str):
     return prose.highlight_code(code, "python")
 

@@ -1,7 +1,8 @@
 """The JSON API for programs (the CLI, scripts, other front ends); see docs/api.md.
 
 It never uses a session or a CSRF token, so a browser's cookies cannot make it act for a
-learner, and it writes nothing to the database. Every error is a JSON object
+learner; only a personal token in ``Authorization: Bearer`` does (``tokens.py``), and without
+one it writes nothing to the database. Every error is a JSON object
 ``{"error": <code>, "message": <words>}`` with a 4xx status; no input makes it answer 500.
 """
 
@@ -9,12 +10,13 @@ from __future__ import annotations
 
 import json
 
+from asgiref.sync import sync_to_async
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from codeblanks.web import selectors, services
+from codeblanks.web import selectors, services, tokens
 from codeblanks.web.views.common import client_address
 
 
@@ -22,7 +24,19 @@ def error(status: int, code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": code, "message": message}, status=status)
 
 
-def _method(request, allowed: str) -> JsonResponse | None:
+async def bearer(request) -> tokens.Bearer:
+    """Who a personal token in ``Authorization`` says the caller is (docs/api.md)."""
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return tokens.Bearer()
+    return await sync_to_async(tokens.bearer_learner)(header)
+
+
+def refused(who: tokens.Bearer) -> JsonResponse:
+    return error(401, "bad-token", who.refusal + " Make a new one on your progress page.")
+
+
+def method_refusal(request, allowed: str) -> JsonResponse | None:
     if request.method == allowed or (allowed == "GET" and request.method == "HEAD"):
         return None
     response = error(405, "method-not-allowed", f"Use {allowed}.")
@@ -30,16 +44,27 @@ def _method(request, allowed: str) -> JsonResponse | None:
     return response
 
 
-def _code(request) -> str | JsonResponse:
-    """The ``code`` string of a JSON body ``{"code": "..."}``, or the error response."""
+def json_body(request, example: str):
+    """The JSON value a request's body holds, or the error response (a ``JsonResponse``;
+    ``example`` shows what to send)."""
     try:
         body = request.body
     except RequestDataTooBig:
         return error(413, "too-large", "The request body is too large.")
     try:
         data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return error(400, "bad-json", 'The body must be JSON: {"code": "print(1)"}.')
+    except RecursionError:  # nesting deeper than the parser's stack
+        return error(400, "bad-json", f"The JSON body is nested too deeply; send {example}.")
+    except (UnicodeDecodeError, ValueError):  # also a number too long for int()
+        return error(400, "bad-json", f"The body must be JSON: {example}.")
+    return data
+
+
+def _code(request) -> str | JsonResponse:
+    """The ``code`` string of a JSON body ``{"code": "..."}``, or the error response."""
+    data = json_body(request, '{"code": "print(1)"}')
+    if isinstance(data, JsonResponse):
+        return data
     if not isinstance(data, dict) or "code" not in data:
         return error(400, "missing-code", 'The JSON object needs a "code" member.')
     if not isinstance(data["code"], str):
@@ -66,9 +91,25 @@ def _lesson_json(request, lesson) -> dict:
 
 @csrf_exempt
 def lessons(request):
-    if bad := _method(request, "GET"):
+    """Every lesson; with a personal token, each with the learner's progress too."""
+    if bad := method_refusal(request, "GET"):
         return bad
-    return JsonResponse({"lessons": [_lesson_json(request, x) for x in selectors.lesson_list()]})
+    rows = [_lesson_json(request, x) for x in selectors.lesson_list()]
+    header = request.headers.get("Authorization", "")
+    if header:
+        who = tokens.bearer_learner(header)
+        if who.refusal:
+            return refused(who)
+        progress = selectors.progress_map(who.learner)
+        for row, lesson in zip(rows, selectors.lesson_list(), strict=True):
+            mine = progress.get(lesson.uuid, selectors.EMPTY)
+            row["progress"] = {
+                "solved": mine.solved,
+                "revealed": mine.revealed,
+                "questions_right": mine.questions_right(lesson),
+                "questions": len(lesson.questions),
+            }
+    return JsonResponse({"lessons": rows})
 
 
 def _answer(outcome) -> JsonResponse:
@@ -80,7 +121,7 @@ def _answer(outcome) -> JsonResponse:
 
 @csrf_exempt
 async def run(request):
-    if bad := _method(request, "POST"):
+    if bad := method_refusal(request, "POST"):
         return bad
     code = _code(request)
     if isinstance(code, JsonResponse):
@@ -90,7 +131,7 @@ async def run(request):
 
 @csrf_exempt
 async def grade(request, lesson_id: str):
-    if bad := _method(request, "POST"):
+    if bad := method_refusal(request, "POST"):
         return bad
     lesson = selectors.lesson_get(lesson_id)
     if lesson is None:
@@ -100,9 +141,17 @@ async def grade(request, lesson_id: str):
     code = _code(request)
     if isinstance(code, JsonResponse):
         return code
-    return _answer(
-        await services.api_grade(lesson=lesson, code=code, client=client_address(request))
-    )
+    who = await bearer(request)
+    if who.refusal:
+        return refused(who)
+    client = client_address(request)
+    if who.learner is None:
+        return _answer(await services.api_grade(lesson=lesson, code=code, client=client))
+    # With a token, exactly what the lesson page's Run does: saved code, an attempt, progress.
+    ran = await services.lesson_run(learner=who.learner, lesson=lesson, code=code, client=client)
+    if ran.refusal:
+        return error(ran.refusal.status, ran.refusal.error, ran.refusal.message)
+    return JsonResponse(ran.grade.to_json())
 
 
 @csrf_exempt

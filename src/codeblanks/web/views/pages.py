@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
+from django.core.exceptions import DisallowedHost, RequestDataTooBig
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 from django.views.decorators.http import require_safe
 
-from codeblanks.web import selectors
+from codeblanks.web import selectors, tokens
 from codeblanks.web.learners import learner_from_request
 
 
@@ -29,7 +30,8 @@ def level(request, course_id: str, level: str):
 @require_safe
 def progress(request):
     summary = selectors.progress_summary(learner_from_request(request))
-    return render(request, "codeblanks/progress.html", {"summary": summary})
+    mine = tokens.token_list(user_id=request.user.pk) if request.user.is_authenticated else []
+    return render(request, "codeblanks/progress.html", {"summary": summary, "tokens": mine})
 
 
 def csrf_failure(request, reason=""):
@@ -41,20 +43,80 @@ def csrf_failure(request, reason=""):
     return render(request, template, status=403)
 
 
-def bad_request(request, exception=None):
-    """Django's 400 (``handler400``), in words. The usual cause is a form too large to read (a
-    pasted program of megabytes): say so, with the limit, as a 413 that htmx shows in place."""
-    if isinstance(exception, RequestDataTooBig):
-        status, title = 413, "Too large to send"
-        text = (
-            f"What you sent is over the server's limit of "
-            f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024:,} KB, so it was neither saved nor "
-            "run. Your last saved code is kept; shorten the program and try again."
-        )
-    else:
-        status, title = 400, "That request could not be read"
-        text = "Reload the page and try again."
+def _api(request) -> bool:
+    path = request.path_info
+    return path == "/api" or path.startswith("/api/")
+
+
+def _json(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=status)
+
+
+def _too_large_text() -> str:
+    return (
+        f"What you sent is over the server's limit of "
+        f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024:,} KB, so it was neither saved nor "
+        "run. Your last saved code is kept; shorten the program and try again."
+    )
+
+
+def _refused(request, status: int, title: str, text: str):
     template = "codeblanks/partials/refused.html"
     if request.headers.get("HX-Request") != "true":
         template = "codeblanks/refused.html"
     return render(request, template, {"title": title, "text": text}, status=status)
+
+
+def bad_request(request, exception=None):
+    """Django's 400 (``handler400``), in words. The usual cause is a form too large to read (a
+    pasted program of megabytes): say so, with the limit, as a 413 that htmx shows in place.
+    Under /api it is the API's JSON error instead, as for every error handler here."""
+    if _api(request):
+        if isinstance(exception, DisallowedHost):
+            return _json(400, "bad-host", "This server does not answer for that Host header.")
+        if isinstance(exception, RequestDataTooBig):
+            return _json(413, "too-large", "The request body is too large.")
+        return _json(400, "bad-request", "The request could not be read.")
+    if isinstance(exception, RequestDataTooBig):
+        return _refused(request, 413, "Too large to send", _too_large_text())
+    return _refused(
+        request, 400, "That request could not be read", "Reload the page and try again."
+    )
+
+
+def body_refused(request, refusal):
+    """A body ``codeblanks.web.bodies`` refused before reading it (too large, or too slow)."""
+    config = settings.CODEBLANKS
+    if refusal.error == "too-large":
+        if _api(request):
+            limit = f"{config.max_body_bytes:,}"
+            return _json(413, "too-large", f"The request body is over the limit of {limit} bytes.")
+        return _refused(request, 413, "Too large to send", _too_large_text())
+    seconds = f"{config.body_timeout_s:g}"
+    if _api(request):
+        return _json(408, "too-slow", f"The request body took longer than {seconds} s to arrive.")
+    return _refused(
+        request,
+        408,
+        "Sent too slowly",
+        f"What you sent did not arrive within {seconds} seconds, so it was neither saved nor "
+        "run. Check your connection and try again.",
+    )
+
+
+def not_found(request, exception=None):
+    if _api(request):
+        return _json(404, "not-found", "No such API endpoint; see docs/api.md.")
+    return defaults.page_not_found(request, exception)
+
+
+def permission_denied(request, exception=None):
+    if _api(request):
+        return _json(403, "forbidden", "This request is not allowed.")
+    return defaults.permission_denied(request, exception)
+
+
+def server_error(request):
+    if _api(request):
+        return _json(500, "server-error", "Something went wrong on our side; please try again.")
+    return defaults.server_error(request)

@@ -14,13 +14,16 @@
     return area && area.cbEditor;
   }
 
+  // Listened for in the capture phase and stopped there: the editor's own Mod-Enter binding
+  // (insert a blank line) must never see the key, or every run would add a line to the code.
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
     var form = event.target.closest && event.target.closest("#run-form");
     if (!form) return;
     event.preventDefault();
+    event.stopPropagation();
     if (form.requestSubmit) form.requestSubmit(); else form.submit();
-  });
+  }, true);
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest(".goto-line");

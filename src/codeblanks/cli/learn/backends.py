@@ -1,0 +1,271 @@
+"""Where ``codeblanks learn`` gets lessons and grades from: a CodeBlanks server over its JSON API
+(progress kept there, with a personal token), or the courses on this machine with the local
+sandbox (progress kept in a file of the learner's). Both answer with the same dicts
+(``codeblanks.content.public`` and ``Grade.to_json()``), so the commands do not care which.
+
+Errors a learner can act on are ``UsageError`` (exit 2) in words: no server answers, a refused
+token, an unknown lesson."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from codeblanks.cli.console import UsageError
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+TIMEOUT_S = 60.0  # a grade of a slow program takes up to its time limit on every case
+
+
+def _data_home() -> Path:
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "codeblanks"
+
+
+def _config_home() -> Path:
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "codeblanks"
+
+
+# ---- the personal token ----------------------------------------------------------------------
+
+
+def credentials_path() -> Path:
+    return _config_home() / "credentials.json"
+
+
+def read_credentials() -> dict[str, str]:
+    try:
+        data = json.loads(credentials_path().read_text(encoding="utf-8"))
+        return {k: str(v) for k, v in data.items() if k in ("server", "token")}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def write_credentials(server: str, token: str) -> Path:
+    """Stored readable by the learner alone (the token acts as them on the server)."""
+    path = credentials_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump({"server": server, "token": token}, out)
+    os.chmod(path, 0o600)
+    return path
+
+
+# ---- a server -------------------------------------------------------------------------------
+
+
+class ServerBackend:
+    """The JSON API of a CodeBlanks server (docs/api.md, "The learner's endpoints")."""
+
+    def __init__(self, server: str, token: str | None = None) -> None:
+        self.server = server.rstrip("/")
+        self.token = token
+        self.where = self.server
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(self.server + path, data=data, method=method)
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as answer:
+                return json.loads(answer.read().decode("utf-8"))
+        except urllib.error.HTTPError as failure:
+            raise UsageError(self._refusal(failure)) from None
+        except (urllib.error.URLError, OSError) as failure:
+            reason = getattr(failure, "reason", failure)
+            raise UsageError(
+                f"no CodeBlanks server answers at {self.server} ({reason}); start one with "
+                "`codeblanks serve`, or name another with --server URL"
+            ) from None
+        except ValueError:
+            raise UsageError(f"{self.server} did not answer with JSON: is it CodeBlanks?") from None
+
+    def _refusal(self, failure: urllib.error.HTTPError) -> str:
+        try:
+            data = json.loads(failure.read().decode("utf-8"))
+            message = str(data.get("message") or data.get("error"))
+        except (ValueError, AttributeError, OSError):
+            message = failure.reason
+        if failure.code == 401:
+            return (
+                f"the server refused your token ({message}): create a new one on your progress "
+                "page and run `codeblanks learn login`"
+            )
+        return f"the server answered {failure.code}: {message}"
+
+    def _lesson_path(self, lesson_id: str) -> str:
+        return "/api/lessons/" + urllib.parse.quote(lesson_id, safe="")
+
+    def lessons(self) -> list[dict[str, Any]]:
+        return self._call("GET", "/api/lessons")["lessons"]
+
+    def lesson(self, lesson_id: str) -> dict[str, Any]:
+        return self._call("GET", self._lesson_path(lesson_id))
+
+    def grade(self, lesson_id: str, code: str) -> dict[str, Any]:
+        return self._call("POST", self._lesson_path(lesson_id) + "/grade", {"code": code})
+
+    def hint(self, lesson_id: str, number: int) -> dict[str, Any]:
+        return self._call("POST", self._lesson_path(lesson_id) + "/hint", {"number": number})
+
+    def solution(self, lesson_id: str) -> dict[str, Any]:
+        return self._call("POST", self._lesson_path(lesson_id) + "/solution", {})
+
+    def review(self, lesson_id: str) -> list[dict[str, Any]]:
+        return self._call("GET", self._lesson_path(lesson_id) + "/review")["questions"]
+
+    def answer(self, lesson_id: str, question_id: str, answer: Any) -> dict[str, Any]:
+        path = self._lesson_path(lesson_id) + "/questions/" + urllib.parse.quote(question_id)
+        return self._call("POST", path, {"answer": answer})
+
+    def whoami(self) -> dict[str, Any]:
+        return self._call("GET", "/api/me")
+
+
+# ---- this machine ---------------------------------------------------------------------------
+
+
+class LocalBackend:
+    """The courses on this machine, graded by the local sandbox; progress in a JSON file."""
+
+    where = "this machine"
+
+    def __init__(self) -> None:
+        self.progress_path = _data_home() / "progress.json"
+
+    def _find(self, lesson_id: str):
+        from codeblanks.cli.grade import find_lesson
+
+        return find_lesson(lesson_id)
+
+    def _progress(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.progress_path.read_text(encoding="utf-8"))
+            return data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            return {}
+
+    def _record(self, lesson, **changes) -> dict[str, Any]:
+        data = self._progress()
+        mine = data.setdefault(lesson.uuid, {})
+        for key, value in changes.items():
+            if key == "question":
+                mine.setdefault("questions", {}).update(value)
+            elif key == "solved":
+                mine["solved"] = mine.get("solved", False) or value
+            elif key == "hints":
+                mine["hints"] = max(mine.get("hints", 0), value)
+            else:
+                mine[key] = value
+        self.progress_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.progress_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        tmp.replace(self.progress_path)  # never a half-written file
+        return mine
+
+    def lessons(self) -> list[dict[str, Any]]:
+        from codeblanks.content import catalog
+        from codeblanks.content.public import lesson_entry
+
+        data = self._progress()
+        rows = []
+        for lesson in catalog().lessons():
+            mine = data.get(lesson.uuid, {})
+            rows.append(
+                {
+                    **lesson_entry(lesson),
+                    "progress": {
+                        "solved": bool(mine.get("solved")),
+                        "questions_right": sum(
+                            1 for ok in mine.get("questions", {}).values() if ok
+                        ),
+                        "questions": len(lesson.questions),
+                    },
+                }
+            )
+        return rows
+
+    def lesson(self, lesson_id: str) -> dict[str, Any]:
+        from codeblanks.content.public import lesson_public
+
+        return lesson_public(self._find(lesson_id))
+
+    def grade(self, lesson_id: str, code: str) -> dict[str, Any]:
+        from codeblanks.grading import grade
+
+        lesson = self._find(lesson_id)
+        result = grade(lesson, code)
+        self._record(lesson, solved=result.correct)
+        return result.to_json()
+
+    def hint(self, lesson_id: str, number: int) -> dict[str, Any]:
+        lesson = self._find(lesson_id)
+        hints = lesson.exercise.hints
+        if not 1 <= number <= len(hints):
+            return {"number": number, "of": len(hints), "text": None}
+        self._record(lesson, hints=number)
+        return {"number": number, "of": len(hints), "text": hints[number - 1]}
+
+    def solution(self, lesson_id: str) -> dict[str, Any]:
+        lesson = self._find(lesson_id)
+        self._record(lesson, solution_seen=True)
+        return {"filename": lesson.exercise.filename, "solution": lesson.exercise.solution}
+
+    def review(self, lesson_id: str) -> list[dict[str, Any]]:
+        from codeblanks.content.public import question_review
+
+        return [question_review(q) for q in self._find(lesson_id).questions]
+
+    def answer(self, lesson_id: str, question_id: str, answer: Any) -> dict[str, Any]:
+        from codeblanks.content.model import BlankQuestion, MatchQuestion
+        from codeblanks.content.public import match_picks
+        from codeblanks.grading import check_blank
+        from codeblanks.grading.answers import judge_local
+
+        lesson = self._find(lesson_id)
+        question = next((q for q in lesson.questions if q.id == question_id), None)
+        if question is None:
+            raise UsageError(f"lesson {lesson_id!r} has no question {question_id!r}")
+        if isinstance(question, BlankQuestion):
+            verdict = check_blank(lesson, question, str(answer))
+            result = verdict.to_json()
+        else:
+            if isinstance(question, MatchQuestion):
+                answer = match_picks(question, list(answer))
+            correct, _ = judge_local(question, answer)
+            result = {
+                "correct": correct,
+                "message": "Right." if correct else "Not quite.",
+                "explanation": question.explanation,
+            }
+        self._record(lesson, question={question.id: bool(result["correct"])})
+        return result
+
+
+def backend_for(server: str | None, workspace_server: str | None = None):
+    """The backend to use: the server asked for (option, then the lesson folder's, then the
+    setting CODEBLANKS_SERVER, then the one logged in to); with none, this machine when its
+    sandbox can run, else the default server."""
+    creds = read_credentials()
+    chosen = (
+        server or workspace_server or os.environ.get("CODEBLANKS_SERVER") or creds.get("server")
+    )
+    if not chosen:
+        from codeblanks.sandbox.preflight import isolation_problem
+
+        if isolation_problem() is None or os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX") == "1":
+            return LocalBackend()
+        chosen = DEFAULT_SERVER
+    token = (
+        creds.get("token") if creds.get("server", "").rstrip("/") == chosen.rstrip("/") else None
+    )
+    return ServerBackend(chosen, token)

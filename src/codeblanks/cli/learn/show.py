@@ -1,0 +1,103 @@
+"""How ``codeblanks learn`` speaks: Rich on a terminal (colour, a table), plain text elsewhere
+(a pipe, a file, ``NO_COLOR``). Everything a program printed is shown as text, never as markup,
+with control characters made visible, so a program cannot drive the learner's terminal."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from codeblanks.cli.console import visible as printable
+
+HEADINGS = {
+    "correct": "Correct!",
+    "incorrect": "Not quite.",
+    "error": "Your program stopped with an error.",
+    "timeout": "Your program ran out of time.",
+    "memory-limit": "Your program used too much memory.",
+    "output-limit": "Your program printed too much.",
+    "busy": "The server is busy: try again in a moment.",
+    "sandbox-error": "The platform failed, not your program: try again.",
+}
+VERDICT_STYLE = {"correct": "bold green", "incorrect": "bold yellow"}
+
+
+def console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def text(value: str, style: str = ""):
+    from rich.text import Text
+
+    return Text(printable(value), style=style)
+
+
+def lessons(rows: list[dict[str, Any]], where: str) -> None:
+    from rich.table import Table
+
+    out = console()
+    table = Table(title=f"Lessons ({where})", title_justify="left", box=None, pad_edge=False)
+    for column in ("", "id", "level", "title", "questions"):
+        table.add_column(column)
+    next_id = None
+    for row in rows:
+        progress = row.get("progress") or {}
+        done = bool(progress.get("solved"))
+        if not done and next_id is None:
+            next_id = row["id"]
+        questions = (
+            f"{progress['questions_right']}/{progress['questions']}"
+            if "questions" in progress
+            else ""
+        )
+        mark = "✓" if done else ("→" if row["id"] == next_id else "·")
+        table.add_row(
+            text(mark, "green" if done else ""),
+            text(row["id"]),
+            text(row["level"]),
+            text(row["title"]),
+            text(questions),
+        )
+    out.print(table)
+    solved = sum(1 for row in rows if (row.get("progress") or {}).get("solved"))
+    out.print(text(f"{solved} of {len(rows)} exercises solved."))
+    if next_id:
+        out.print(text(f"Next: codeblanks learn start {next_id}", "bold"))
+
+
+def grade(result: dict[str, Any]) -> None:
+    out = console()
+    verdict = result.get("verdict", "?")
+    heading = HEADINGS.get(verdict, verdict)
+    case = result.get("case")
+    where = f"  (case: {case})" if case and verdict != "correct" else ""
+    out.print(text(heading + where, VERDICT_STYLE.get(verdict, "bold red")))
+    for sentence in result.get("feedback") or ():
+        if sentence != heading:  # the grader's first sentence may be the heading itself
+            out.print(text(f"  • {sentence}"))
+    if verdict == "correct":
+        out.print(text("Next: `codeblanks learn quiz` for the questions, or the next lesson."))
+        return
+    diff = result.get("diff") or ()
+    if diff:
+        out.print(text("Expected (-) and your output (+):", "bold"))
+        for line in diff:
+            style = "red" if line.startswith("-") else "green" if line.startswith("+") else ""
+            out.print(
+                text(line.rstrip("\n"), style if not line.startswith(("---", "+++")) else "dim")
+            )
+    stderr = (result.get("stderr") or "").rstrip("\n")
+    if stderr:
+        out.print(text("Your program's error output:", "bold"))
+        out.print(text(stderr, "dim"))
+    out.print(text("Stuck? `codeblanks learn hint` gives the next hint."))
+
+
+def say(message: str, style: str = "") -> None:
+    console().print(text(message, style))
+
+
+def fail(message: str) -> None:
+    print(f"codeblanks: error: {printable(message)}", file=sys.stderr)

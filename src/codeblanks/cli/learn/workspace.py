@@ -1,0 +1,95 @@
+"""A lesson folder on the learner's disk: ``README.md`` (explanation and task), the exercise file
+under its own name, and ``.codeblanks.json`` (which lesson, which server, hints seen). Starting
+a lesson again refreshes the README and never touches the learner's code."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from codeblanks.cli.console import UsageError
+
+META = ".codeblanks.json"
+
+
+@dataclass
+class Workspace:
+    folder: Path
+    lesson: str
+    filename: str
+    server: str | None = None  # None: the built-in courses on this machine
+    hints_seen: int = 0
+
+    @property
+    def code_path(self) -> Path:
+        return self.folder / self.filename
+
+    def read_code(self) -> str:
+        try:
+            return self.code_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise UsageError(f"{self.code_path}: no such file (your exercise file)") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{self.code_path}: not UTF-8 text") from None
+
+    def save(self) -> None:
+        data = {k: v for k, v in asdict(self).items() if k != "folder"}
+        (self.folder / META).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def load(folder: str | None) -> Workspace:
+    """The workspace in ``folder`` (default: the working folder); a folder that is not one is a
+    usage error that says how to make one."""
+    path = Path(folder or ".")
+    try:
+        data = json.loads((path / META).read_text(encoding="utf-8"))
+        return Workspace(
+            folder=path,
+            lesson=str(data["lesson"]),
+            filename=str(data["filename"]),
+            server=data.get("server") or None,
+            hints_seen=int(data.get("hints_seen", 0)),
+        )
+    except FileNotFoundError:
+        raise UsageError(
+            f"{path} is not a lesson folder (no {META}): start one with "
+            "`codeblanks learn start LESSON [DIR]`"
+        ) from None
+    except (ValueError, KeyError, TypeError, OSError):
+        raise UsageError(f"{path / META} is damaged: start the lesson again in it") from None
+
+
+def create(folder: Path, lesson: dict[str, Any], server: str | None) -> tuple[Workspace, bool]:
+    """Write the lesson folder; returns it and whether the exercise file was written now (False:
+    it was already there and is kept as it is)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    name = Path(lesson["filename"]).name  # never a path out of the folder
+    space = Workspace(folder=folder, lesson=lesson["id"], filename=name, server=server)
+    try:
+        previous = load(str(folder))
+        space.hints_seen = previous.hints_seen if previous.lesson == lesson["id"] else 0
+    except UsageError:
+        pass
+    (folder / "README.md").write_text(readme(lesson), encoding="utf-8")
+    fresh = not space.code_path.exists()
+    if fresh:
+        space.code_path.write_text(lesson["starter"], encoding="utf-8")
+    space.save()
+    return space, fresh
+
+
+def readme(lesson: dict[str, Any]) -> str:
+    return (
+        f"# {lesson['title']}\n\n"
+        f"*{lesson['level']} · {lesson['course']}* — {lesson['summary']}\n\n"
+        f"{lesson['explanation'].strip()}\n\n"
+        f"## Your task\n\n{lesson['task'].strip()}\n\n"
+        "## What to do\n\n"
+        f"Edit `{lesson['filename']}`, then `codeblanks learn test` in this folder. Stuck? "
+        "`codeblanks learn hint` gives a hint at a time; `codeblanks learn solution` shows the "
+        "sample solution. `codeblanks learn quiz` asks the lesson's questions.\n\n"
+        "Expected output on the given data:\n\n"
+        f"```text\n{lesson['expected_output'].rstrip()}\n```\n"
+    )

@@ -1,0 +1,88 @@
+"""What a learner may see of a lesson, as plain data: the same dicts in the JSON API and in the
+terminal's local mode (``codeblanks learn``). Never the solution, never a question's answer —
+those come only from ``question_review`` (review mode) and the solution reveal, both recorded."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from codeblanks.content.model import BlankQuestion, ChoiceQuestion, Lesson, MatchQuestion, Question
+
+
+def meaning_order(question: MatchQuestion) -> list[int]:
+    """Indexes of the meanings in the order they are offered: shuffled, so the answer is not the
+    author's order, but the same on every page load, every server and every terminal."""
+
+    def key(i: int) -> str:
+        return hashlib.sha256(f"{question.id}\0{question.pairs[i][1]}".encode()).hexdigest()
+
+    order = sorted(range(len(question.pairs)), key=key)
+    if len(order) > 1 and order == list(range(len(order))):
+        order = order[1:] + order[:1]  # never offer the answers in the right order
+    return order
+
+
+def lesson_entry(lesson: Lesson) -> dict[str, Any]:
+    """A lesson as the catalogue lists it."""
+    return {
+        "id": lesson.id,
+        "uuid": lesson.uuid,
+        "course": lesson.course_id,
+        "level": lesson.level,
+        "title": lesson.title,
+        "summary": lesson.summary,
+    }
+
+
+def lesson_public(lesson: Lesson) -> dict[str, Any]:
+    """Everything a learner needs to do the lesson elsewhere than in the browser."""
+    ex = lesson.exercise
+    return {
+        **lesson_entry(lesson),
+        "filename": ex.filename,
+        "explanation": lesson.explanation_md,
+        "task": ex.task_md,
+        "starter": ex.starter,
+        "expected_output": ex.expected_output,
+        "hints": len(ex.hints),
+        "questions": [question_public(q) for q in lesson.questions],
+    }
+
+
+def question_public(question: Question) -> dict[str, Any]:
+    """A question to answer: a choice's options, a blank's line, a match's terms and meanings
+    (meanings in ``meaning_order``; a match answer gives, per term, the index in ``meanings``
+    of the meaning chosen)."""
+    common = {"id": question.id, "kind": question.kind, "prompt": question.prompt}
+    if isinstance(question, ChoiceQuestion):
+        return {**common, "options": list(question.options)}
+    if isinstance(question, BlankQuestion):
+        return {**common, "code": question.code}
+    if isinstance(question, MatchQuestion):
+        order = meaning_order(question)
+        return {
+            **common,
+            "terms": [term for term, _ in question.pairs],
+            "meanings": [question.pairs[i][1] for i in order],
+        }
+    raise TypeError(f"unknown question kind {question.kind!r}")
+
+
+def question_review(question: Question) -> dict[str, Any]:
+    """The question with its answer and explanation (review mode)."""
+    shown = question_public(question)
+    if isinstance(question, ChoiceQuestion):
+        answer: Any = question.options[question.answer]
+    elif isinstance(question, BlankQuestion):
+        answer = question.code.replace("____", question.answer, 1)
+    else:
+        answer = [[term, meaning] for term, meaning in question.pairs]
+    return {**shown, "answer": answer, "explanation": question.explanation}
+
+
+def match_picks(question: MatchQuestion, offered: list[int]) -> list[int]:
+    """Per term, the meaning chosen as an index into ``question.pairs``, from indexes into the
+    offered (shuffled) ``meanings`` list; out-of-range picks become -1 (wrong, not an error)."""
+    order = meaning_order(question)
+    return [order[i] if 0 <= i < len(order) else -1 for i in offered]

@@ -1,0 +1,158 @@
+"""The learner's endpoints of the JSON API (docs/api.md, "The learner's endpoints"): what
+``codeblanks learn`` needs to take a lesson outside the browser. Without a token they answer as
+for anyone and keep nothing; with ``Authorization: Bearer <personal token>`` they act for that
+learner exactly as the web pages do (saved code, attempts, reveals, answers), on the learner's
+own progress only. A bad token is 401 in words, never silently anonymous."""
+
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from codeblanks.content.model import MatchQuestion
+from codeblanks.content.public import lesson_public, match_picks, question_review
+from codeblanks.web import selectors, services
+from codeblanks.web.questions import BadAnswer, question_get
+from codeblanks.web.views.api import bearer, error, json_body, method_refusal, refused
+from codeblanks.web.views.common import client_address
+
+MAX_BLANK_CHARS = 500
+
+
+def no_lesson(lesson_id: str) -> JsonResponse:
+    return error(404, "no-such-lesson", f"There is no lesson {lesson_id!r}; see GET /api/lessons.")
+
+
+@csrf_exempt
+async def me(request):
+    if bad := method_refusal(request, "GET"):
+        return bad
+    who = await bearer(request)
+    if who.refusal:
+        return refused(who)
+    if who.learner is None:
+        return error(401, "no-token", "Send 'Authorization: Bearer <your personal token>'.")
+    return JsonResponse({"username": who.username})
+
+
+@csrf_exempt
+async def lesson(request, lesson_id: str):
+    if bad := method_refusal(request, "GET"):
+        return bad
+    found = selectors.lesson_get(lesson_id)
+    return JsonResponse(lesson_public(found)) if found else no_lesson(lesson_id)
+
+
+@csrf_exempt
+async def hint(request, lesson_id: str):
+    """Hint number N (from 1) of the exercise: ``{"number": N}``."""
+    if bad := method_refusal(request, "POST"):
+        return bad
+    found = selectors.lesson_get(lesson_id)
+    if found is None:
+        return no_lesson(lesson_id)
+    who = await bearer(request)
+    if who.refusal:
+        return refused(who)
+    data = json_body(request, '{"number": 1}')
+    if isinstance(data, JsonResponse):
+        return data
+    number = data.get("number") if isinstance(data, dict) else None
+    hints = found.exercise.hints
+    if type(number) is not int or not 1 <= number <= max(len(hints), 1):
+        return error(400, "bad-number", f'"number" must be a whole number from 1 to {len(hints)}.')
+    if not hints:
+        return JsonResponse({"number": number, "of": 0, "text": None})
+    if who.learner is not None:
+        await sync_to_async(services.hint_reveal)(learner=who.learner, lesson=found, count=number)
+    return JsonResponse({"number": number, "of": len(hints), "text": hints[number - 1]})
+
+
+@csrf_exempt
+async def solution(request, lesson_id: str):
+    if bad := method_refusal(request, "POST"):
+        return bad
+    found = selectors.lesson_get(lesson_id)
+    if found is None:
+        return no_lesson(lesson_id)
+    who = await bearer(request)
+    if who.refusal:
+        return refused(who)
+    if who.learner is not None:
+        await sync_to_async(services.solution_reveal)(learner=who.learner, lesson=found)
+    return JsonResponse({"filename": found.exercise.filename, "solution": found.exercise.solution})
+
+
+@csrf_exempt
+async def review(request, lesson_id: str):
+    if bad := method_refusal(request, "GET"):
+        return bad
+    found = selectors.lesson_get(lesson_id)
+    if found is None:
+        return no_lesson(lesson_id)
+    return JsonResponse({"questions": [question_review(q) for q in found.questions]})
+
+
+def _answer(question, data):
+    """The answer as the web stores it, from the API's JSON. Raises ``BadAnswer`` saying what
+    to send instead."""
+    answer = data.get("answer") if isinstance(data, dict) else None
+    if question.kind == "choice":
+        if type(answer) is not int or not 0 <= answer < len(question.options):
+            last = len(question.options) - 1
+            raise BadAnswer(f'"answer" must be an option index from 0 to {last}.')
+        return answer
+    if question.kind == "blank":
+        if not isinstance(answer, str) or not answer.strip():
+            raise BadAnswer('"answer" must be the text that fills the blank.')
+        if len(answer) > MAX_BLANK_CHARS:
+            raise BadAnswer(f"Keep the answer under {MAX_BLANK_CHARS} characters.")
+        return answer.strip()
+    count = len(question.pairs)
+    if not (
+        isinstance(answer, list)
+        and len(answer) == count
+        and all(type(i) is int and 0 <= i < count for i in answer)
+    ):
+        raise BadAnswer(
+            f'"answer" must list, for each of the {count} terms, an index into "meanings".'
+        )
+    return match_picks(question, answer)
+
+
+@csrf_exempt
+async def answer(request, lesson_id: str, question_id: str):
+    if bad := method_refusal(request, "POST"):
+        return bad
+    found = selectors.lesson_get(lesson_id)
+    if found is None:
+        return no_lesson(lesson_id)
+    question = question_get(found.questions, question_id)
+    if question is None:
+        return error(404, "no-such-question", f"Lesson {lesson_id!r} has no {question_id!r}.")
+    who = await bearer(request)
+    if who.refusal:
+        return refused(who)
+    data = json_body(request, '{"answer": 0}')
+    if isinstance(data, JsonResponse):
+        return data
+    try:
+        given = _answer(question, data)
+    except BadAnswer as problem:
+        return error(400, "bad-answer", str(problem))
+    outcome = await services.question_answer(
+        learner=who.learner,
+        lesson=found,
+        question=question,
+        answer=given,
+        client=client_address(request),
+    )
+    if outcome.refusal:
+        r = outcome.refusal
+        return error(r.status, r.error, r.message)
+    words = outcome.message or ("Right." if outcome.correct else "Not quite.")
+    body = {"correct": outcome.correct, "message": words, "explanation": question.explanation}
+    if isinstance(question, MatchQuestion):
+        body["per_term"] = list(outcome.per_term)
+    return JsonResponse(body)

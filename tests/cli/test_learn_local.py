@@ -1,0 +1,161 @@
+"""``codeblanks learn`` on this machine (no server): the built-in courses, the real sandbox and
+grader, progress in the learner's own data folder."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from codeblanks.cli.main import main
+from codeblanks.content import catalog
+
+QKV = "query-key-value"
+
+
+@pytest.fixture(autouse=True)
+def learner_home(tmp_path, monkeypatch):
+    """A learner of their own: data and config folders, no server set, in a fresh folder."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("CODEBLANKS_SERVER", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def lesson():
+    return catalog().lesson(QKV)
+
+
+def test_start_writes_the_folder_and_never_overwrites_the_code(learner_home, capsys):
+    assert main(["learn", "start", QKV]) == 0
+    folder = learner_home / QKV
+    code = folder / "model.py"
+    assert code.read_text() == lesson().exercise.starter
+    readme = (folder / "README.md").read_text()
+    assert lesson().title in readme and "## Your task" in readme
+    assert json.loads((folder / ".codeblanks.json").read_text())["lesson"] == QKV
+
+    code.write_text("# my work\n")
+    assert main(["learn", "start", QKV]) == 0
+    assert code.read_text() == "# my work\n"
+    assert "never overwrites" in capsys.readouterr().out
+
+
+def test_the_starter_fails_and_the_solution_passes_with_progress_kept(learner_home, capsys):
+    main(["learn", "start", QKV, "work"])
+    capsys.readouterr()
+    assert main(["learn", "test", "work"]) == 1
+    out = capsys.readouterr().out
+    assert "Your program stopped with an error." in out and "line" in out
+
+    (learner_home / "work" / "model.py").write_text(lesson().exercise.solution)
+    assert main(["learn", "test", "work", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "correct"
+
+    assert main(["learn", "lessons", "--json"]) == 0
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows[QKV]["progress"]["solved"] is True
+    assert not any(row["progress"]["solved"] for key, row in rows.items() if key != QKV)
+
+
+def test_a_wrong_program_shows_what_is_wrong(learner_home, capsys):
+    main(["learn", "start", QKV, "w"])
+    wrong = lesson().exercise.solution.replace("A = softmax(scores, axis=1)", "A = scores")
+    (learner_home / "w" / "model.py").write_text(wrong)
+    capsys.readouterr()
+    assert main(["learn", "test", "w"]) == 1
+    out = capsys.readouterr().out
+    assert "Not quite." in out and "Expected (-) and your output (+):" in out
+
+
+def test_hints_come_one_at_a_time_and_end(learner_home, capsys):
+    hints = lesson().exercise.hints
+    main(["learn", "start", QKV, "h"])
+    capsys.readouterr()
+    for number, hint in enumerate(hints, 1):
+        assert main(["learn", "hint", "h"]) == 0
+        out = capsys.readouterr().out
+        assert f"Hint {number} of {len(hints)}" in out and hint.split()[0] in out
+    assert main(["learn", "hint", "h"]) == 0
+    assert "solution" in capsys.readouterr().out
+
+
+def test_the_quiz_takes_answers_from_standard_input(learner_home):
+    """As a person would at a prompt (here through a pipe): right answers to every question."""
+    main(["learn", "start", QKV, "q"])
+    from codeblanks.content.model import BlankQuestion, ChoiceQuestion
+    from codeblanks.content.public import meaning_order
+
+    lines = []
+    for q in lesson().questions:
+        if isinstance(q, ChoiceQuestion):
+            lines.append(str(q.answer + 1))
+        elif isinstance(q, BlankQuestion):
+            lines.append(q.answer)
+        else:
+            order = meaning_order(q)
+            lines.append(" ".join("abcdefghij"[order.index(i)] for i in range(len(q.pairs))))
+    done = subprocess.run(
+        [sys.executable, "-m", "codeblanks.cli.main", "learn", "quiz", "q"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=learner_home,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    n = len(lesson().questions)
+    assert f"{n} of {n} right." in done.stdout
+
+
+def test_review_shows_every_answer(learner_home, capsys):
+    main(["learn", "start", QKV, "r"])
+    capsys.readouterr()
+    assert main(["learn", "quiz", "r", "--review"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Why:") == len(lesson().questions)
+
+
+def test_outside_a_lesson_folder_is_a_usage_error(learner_home, capsys):
+    assert main(["learn", "test"]) == 2
+    assert "not a lesson folder" in capsys.readouterr().err
+
+
+def test_an_unknown_lesson_is_a_usage_error(capsys):
+    assert main(["learn", "start", "query-key-valu"]) == 2
+    assert "did you mean query-key-value" in capsys.readouterr().err
+
+
+def test_a_program_cannot_drive_the_terminal(learner_home, capsys):
+    main(["learn", "start", QKV, "e"])
+    (learner_home / "e" / "model.py").write_text('print("\\x1b[2J\\x1b]0;owned\\x07 hi")\n')
+    capsys.readouterr()
+    main(["learn", "test", "e"])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b[2J" in out
+
+
+def test_solution_asks_first(learner_home, capsys):
+    main(["learn", "start", QKV, "s"])
+    capsys.readouterr()
+    assert main(["learn", "solution", "s", "--yes"]) == 0
+    assert "Q = X @ W_q" in capsys.readouterr().out
+    assert (learner_home / "s" / "model.py").read_text() == lesson().exercise.starter
+    data = json.loads((learner_home / "data" / "codeblanks" / "progress.json").read_text())
+    assert data[lesson().uuid]["solution_seen"] is True
+
+
+def test_learn_help_imports_nothing_heavy():
+    """`codeblanks learn --help` must stay instant: no NumPy, grader or Django behind it."""
+    probe = (
+        "import sys; from codeblanks.cli.main import main\n"
+        "try:\n    main(['learn', '--help'])\nexcept SystemExit:\n    pass\n"
+        "names = ('numpy', 'django', 'codeblanks.grading', 'rich')\n"
+        "heavy = [m for m in names if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert "HEAVY []" in done.stdout, done.stdout + done.stderr

@@ -1,0 +1,60 @@
+"""The findings of issue 9 on parsers, each reproduced: hostile bodies and form fields get a 4xx
+with words saying what is wrong, never a 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import HOST
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+Q = "/lessons/first-steps/questions/"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"code": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",
+        b'{"code": ' + b'{"a":' * 50_000 + b"1" + b"}" * 50_000 + b"}",
+        b'{"code": 1' + b"0" * 5000 + b"}",
+    ],
+    ids=["deep-list", "deep-code", "deep-object", "huge-number"],
+)
+@pytest.mark.parametrize("url", ["/api/run", "/api/lessons/first-steps/grade"])
+def test_deep_or_huge_json_is_400_json(client, sandbox, grader, url, body):
+    r = client.post(url, body, content_type="application/json")
+    assert r.status_code == 400, r.content[:200]
+    assert r.json()["error"] == "bad-json" and "JSON" in r.json()["message"]
+    assert sandbox.codes == [] and grader.codes == []
+
+
+@pytest.mark.parametrize("raw", ["²", "٣", "1" * 5000, "-1", "1.0", " 1", "1\n"])
+def test_a_choice_that_is_no_plain_small_number_is_422(client, raw):
+    r = client.post(Q + "pick", {"choice": raw}, **HTMX)
+    assert r.status_code == 422 and "Choose one of the options." in r.content.decode()
+
+
+@pytest.mark.parametrize("raw", ["²", "1" * 5000])
+def test_a_match_pick_that_is_no_plain_small_number_is_422(client, raw):
+    r = client.post(Q + "pairs", {"match-0": raw, "match-1": "1", "match-2": "2"}, **HTMX)
+    assert r.status_code == 422 and "Choose a meaning for every term." in r.content.decode()
+
+
+def test_api_error_bodies_are_json_on_every_api_path(client):
+    for path in ("/api", "/api/", "/api/nothing/here"):
+        r = client.get(path)
+        assert r.status_code == 404, path
+        assert r["Content-Type"] == "application/json" and r.json()["error"] == "not-found"
+
+
+def test_a_bad_host_under_api_is_400_json(client):
+    r = client.post(
+        "/api/run", json.dumps({"code": "1"}), content_type="application/json", HTTP_HOST="evil"
+    )
+    assert r.status_code == 400
+    assert r["Content-Type"] == "application/json" and r.json()["error"] == "bad-host"
+    assert HOST != "evil"
