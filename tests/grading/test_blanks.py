@@ -18,6 +18,11 @@ def _question(lesson, qid: str) -> BlankQuestion:
     return q
 
 
+def _undefended(lesson, qid: str) -> BlankQuestion:
+    """The question as the issue found it: no `forbid`, no variants (the course has both now)."""
+    return dataclasses.replace(_question(lesson, qid), forbid=(), variants=())
+
+
 @pytest.mark.parametrize(
     "answer", ["K.T", "K.transpose()", "np.transpose(K)", "K.swapaxes(0, 1)", " K.T "]
 )
@@ -104,13 +109,13 @@ def scaled():
 
 
 def test_key_width_accepts_the_width_typed_in_without_a_defence(scaled):
-    q = _question(scaled, "key-width")
+    q = _undefended(scaled, "key-width")
     assert check_blank(scaled, q, "4").correct  # the misjudgement the issue reports
 
 
 @pytest.mark.parametrize("typed", ["4", "4.0", "0x4", "(4)"])
 def test_forbid_refuses_the_literal_however_it_is_written(scaled, typed):
-    q = dataclasses.replace(_question(scaled, "key-width"), forbid=("4",))
+    q = dataclasses.replace(_undefended(scaled, "key-width"), forbid=("4",))
     v = check_blank(scaled, q, typed)
     assert not v.correct
     assert v.message.startswith("Your answer uses `4`, which this question rules out")
@@ -118,13 +123,13 @@ def test_forbid_refuses_the_literal_however_it_is_written(scaled, typed):
 
 @pytest.mark.parametrize("answer", ["K.shape[1]", "K.shape[-1]", "Q.shape[1]", "len(K[0])"])
 def test_forbid_keeps_every_computed_answer(scaled, answer):
-    q = dataclasses.replace(_question(scaled, "key-width"), forbid=("4",))
+    q = dataclasses.replace(_undefended(scaled, "key-width"), forbid=("4",))
     assert check_blank(scaled, q, answer).correct
 
 
 @pytest.mark.parametrize("answer", ["2", "2.0", "d_k**1/2", "d_k / 2"])
 def test_a_blank_variant_fails_the_hard_coded_and_the_near_miss(scaled, answer):
-    q = dataclasses.replace(_question(scaled, "scale-line"), variants=(WIDER,))
+    q = dataclasses.replace(_undefended(scaled, "scale-line"), variants=(WIDER,))
     v = check_blank(scaled, q, answer)
     assert not v.correct, answer
     assert v.message.startswith("With other values (“keys of width 9”), that gives a different")
@@ -132,7 +137,7 @@ def test_a_blank_variant_fails_the_hard_coded_and_the_near_miss(scaled, answer):
 
 @pytest.mark.parametrize("answer", ["np.sqrt(d_k)", "d_k ** 0.5", "np.sqrt(K.shape[1])"])
 def test_a_blank_variant_keeps_every_right_answer(scaled, answer):
-    q = dataclasses.replace(_question(scaled, "scale-line"), variants=(WIDER,))
+    q = dataclasses.replace(_undefended(scaled, "scale-line"), variants=(WIDER,))
     v = check_blank(scaled, q, answer)
     assert v.correct, v.message
 
@@ -144,7 +149,7 @@ def test_check_warns_when_a_value_blank_accepts_its_literal(scaled, sandbox):
     def literal(q):
         return run_sync(literal_that_passes(scaled, q, sandbox))
 
-    key_width, scale = _question(scaled, "key-width"), _question(scaled, "scale-line")
+    key_width, scale = _undefended(scaled, "key-width"), _undefended(scaled, "scale-line")
     assert literal(key_width) == "4"
     assert literal(scale) == "2.0"
     assert literal(dataclasses.replace(key_width, forbid=("4",))) is None

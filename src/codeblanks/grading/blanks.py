@@ -289,8 +289,13 @@ async def literal_that_passes(
     names = [text for kind, text in answer_tokens if kind == "name"]
     if question.check != "value" or all(n in ("True", "False", "None") for n in names):
         return None
+    own_value = f"{VALUE_NAME} = ({question.answer})"  # the blank's own value, if it is one
+    try:
+        ast.parse(own_value)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None  # not an expression (`axis=-1, keepdims=True`): no single value to type in
     setup = question.setup or lesson.exercise.solution
-    program = build(setup, f"{VALUE_NAME} = ({question.answer})")  # the blank's own value
+    program = build(setup, own_value)
     ref = await run_one(
         sandbox,
         program.code,
