@@ -27,8 +27,9 @@ print(np.round(A[0], 3))
 
 
 def _mistake(qkv, stem: str) -> str:
+    """What the learner reads first for this mistake: its nudge, else its message."""
     (m,) = [m for m in qkv.exercise.grading.mistakes if m.path.stem == stem]
-    return m.message
+    return m.nudge or m.message
 
 
 def test_the_sample_solution_passes_every_case(qkv):
