@@ -29,6 +29,7 @@ from codeblanks.grading.grade import run_sync
 from codeblanks.grading.reference import PLATFORM_FAILURES, cache_key, limits_for, run_one
 from codeblanks.grading.tracebacks import friendly
 from codeblanks.grading.values import describe_difference
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import RunResult, get_sandbox
 
 VALUE_NAME = "__blank_value__"
@@ -58,11 +59,11 @@ def _squash(text: str) -> str:
 
 
 def _right(question: BlankQuestion, message: str = "Correct.") -> BlankVerdict:
-    return BlankVerdict(True, message, "", "", "correct")
+    return BlankVerdict(True, message, "", "", Verdict.CORRECT)
 
 
 def _wrong(question: BlankQuestion, message: str, error: str = "") -> BlankVerdict:
-    return BlankVerdict(False, message, question.explanation, error, "incorrect")
+    return BlankVerdict(False, message, question.explanation, error, Verdict.INCORRECT)
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,7 @@ async def _by_value(
         return _compare(question, mine_p, theirs_p, run, ref, name)
 
     verdicts = await asyncio.gather(*(judged(name, setup) for name, setup in setups))
-    failed = [v for v in verdicts if v.verdict != "correct"]
+    failed = [v for v in verdicts if v.verdict != Verdict.CORRECT]
     platform = [v for v in failed if v.verdict in PLATFORM_FAILURES]
     return (platform or failed or verdicts)[0]
 

@@ -29,11 +29,12 @@ from codeblanks.grading.reference import (
 )
 from codeblanks.grading.tracebacks import friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import RunResult, get_sandbox
-from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, TIMEOUT
+from codeblanks.sandbox.result import ERROR
 
-CORRECT = "correct"
-INCORRECT = "incorrect"
+CORRECT = Verdict.CORRECT
+INCORRECT = Verdict.INCORRECT
 PRINTED_RIGHT = (
     "Your printed output is right, but it does not show everything the task checks, and a "
     "value the task asks for is not what it should be:"
@@ -147,25 +148,7 @@ def _matmul_error(run: RunResult) -> bool:
 
 
 def _failure_message(run: RunResult, lesson: Lesson) -> str:
-    limits = limits_for(lesson)
-    if run.verdict == TIMEOUT:
-        return (
-            f"Your program ran out of time (the limit is {limits.wall_s:g} s): "
-            "is there a loop that never ends?"
-        )
-    if run.verdict == MEMORY_LIMIT:
-        return (
-            f"Your program used more than {limits.memory_mb} MB of memory: "
-            "is an array far larger than it needs to be?"
-        )
-    if run.verdict == OUTPUT_LIMIT:
-        return "Your program printed far too much; print only what the task asks for."
-    if run.verdict in PLATFORM_FAILURES:
-        return (
-            "The sandbox could not run your program just now; nothing is wrong with it. "
-            "Please try again."
-        )
-    return "Your program stopped with an error."
+    return Verdict(run.verdict).failure(limits_for(lesson))
 
 
 def judge(
