@@ -240,3 +240,19 @@ def test_custom_levels_are_the_lessons_levels(course: Path):
     (loaded,), problems = load_courses([course])
     assert problems == [] and loaded.levels == ("Novice", "Beginner")
     assert loaded.lessons_at("Beginner")[0].id == "sum-two"
+
+
+def test_tolerance_distributions_output_and_dtype_are_read(course: Path):
+    toml = course / "01-sum" / "lesson.toml"
+    toml.write_text(
+        toml.read_text().replace(
+            'values = ["total"]\n',
+            'values = ["total"]\ndistributions = { total = -1 }\noutput = "numbers"\n'
+            "exact_dtype = true\n\n[grading.tolerance]\ntotal = { atol = 1e-3 }\n\n",
+        )
+    )
+    (loaded,), problems = load_courses([course])
+    assert problems == []
+    spec = loaded.lessons[0].exercise.grading
+    assert spec.distributions == {"total": -1} and spec.tolerance == {"total": (0.0, 1e-3)}
+    assert spec.output == "numbers" and spec.exact_dtype is True

@@ -105,3 +105,10 @@ def test_nan_inf_and_complex_values_never_raise():
     assert msg.startswith("`a` has shape (2, 2), good; but")
     assert same_value(np.array([1 + 1j]), np.array([1 + 1j]))
     assert not same_value(np.array([1 + 1j]), np.array([1 - 1j]))
+
+
+def test_a_value_can_have_its_own_tolerance():
+    got, expected = {"A": ROWS + 1e-4, "B": S + 1e-4}, {"A": ROWS, "B": S}
+    assert len(compare_values(got, expected, ("A", "B"))) == 2
+    loose = compare_values(got, expected, ("A", "B"), tolerance={"A": (0.0, 1e-3)})
+    assert len(loose) == 1 and loose[0].startswith("`B` ")
