@@ -67,6 +67,7 @@ class FunctionTest:
     hidden: bool = False
     rtol: float | None = None
     atol: float | None = None
+    code: str = ""  # a visible test's source, shown to the learner ("" for a hidden test)
 
 
 @dataclass(frozen=True)
