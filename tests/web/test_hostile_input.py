@@ -76,3 +76,35 @@ def test_a_blank_answer_that_forges_a_huge_line_number_gets_a_verdict(client, mo
     r = client.post(url, {"blank": answer}, **HTMX)
     assert r.status_code == 200, r.content[:300]
     assert "Not right yet" in r.content.decode()
+
+
+# ---- found by the fuzz test on PostgreSQL, which refuses what SQLite keeps -------------------
+
+
+def test_a_program_with_a_nul_character_is_refused_in_words(client, grader):
+    r = client.post("/lessons/first-steps/run", {"code": "x = 1\ny = '\x00'\n"}, **HTMX)
+    assert r.status_code == 422 and "NUL character" in r.content.decode()
+    assert "line 2" in r.content.decode() and grader.codes == []
+
+
+def test_a_blank_answer_with_a_nul_character_is_422(client, blank_checker):
+    r = client.post(Q + "fill", {"blank": "1\x00"}, **HTMX)
+    assert r.status_code == 422 and "NUL character" in r.content.decode()
+    assert blank_checker == []
+
+
+@pytest.mark.parametrize("name", ["9" * 5000, "ada\x00", "\x00"])
+def test_a_hostile_user_name_at_log_in_is_an_ordinary_failure(client, name):
+    r = client.post("/accounts/login/", {"username": name, "password": "x"})
+    assert r.status_code == 200
+
+
+def test_axes_gets_a_real_address_or_none():
+    from django.test import RequestFactory
+
+    from codeblanks.web.views.accounts import axes_address, axes_username
+
+    rf = RequestFactory()
+    assert axes_address(rf.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
+    assert axes_address(rf.get("/", REMOTE_ADDR="unknown")) is None
+    assert axes_username(rf.post("/", {"username": "a\x00" + "b" * 500})) == "a" + "b" * 149
