@@ -108,3 +108,15 @@ def test_axes_gets_a_real_address_or_none():
     assert axes_address(rf.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
     assert axes_address(rf.get("/", REMOTE_ADDR="unknown")) is None
     assert axes_username(rf.post("/", {"username": "a\x00" + "b" * 500})) == "a" + "b" * 149
+
+
+@pytest.mark.parametrize("path", ["/api", "/api/", "/api/run", "/api/lessons"])
+def test_through_the_asgi_app_every_api_path_answers_json(sandbox, path):
+    """The API's own handler (asgi.py), bad Host included, as uvicorn would call it."""
+    from .test_api_fast_path import call
+
+    for host in (HOST, "evil.example"):
+        answer = call("GET", path, host=host)
+        assert answer.headers["content-type"] == "application/json", (path, host)
+        assert answer.status < 500
+    assert call("GET", path, host="evil.example").json()["error"] == "bad-host"
