@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from codeblanks.content.model import BlankQuestion, Lesson
+from codeblanks.content.model import BLANK, BlankQuestion, Lesson
 from codeblanks.content.pysource import single_token, tokens
 from codeblanks.grading.cases import PARSE_ERRORS
 from codeblanks.grading.grade import run_sync
@@ -31,7 +31,6 @@ from codeblanks.grading.tracebacks import friendly
 from codeblanks.grading.values import describe_difference
 from codeblanks.sandbox import RunResult, get_sandbox
 
-BLANK = "____"
 VALUE_NAME = "__blank_value__"
 _FILENAME = "blank.py"
 

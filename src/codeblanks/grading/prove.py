@@ -18,7 +18,7 @@ from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
 from codeblanks.grading.examples import aprove_examples
 from codeblanks.grading.functests import outcomes
-from codeblanks.grading.grade import Grade, agrade_runs, judge, run_sync
+from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import mutants
 from codeblanks.grading.reference import PLATFORM_FAILURES, areference, in_flight
 from codeblanks.grading.tracebacks import parse
@@ -157,7 +157,7 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
                     "this anticipated mistake is judged correct",
                 )
             )
-        elif not g.feedback or g.feedback[0] != mistake.message:
+        elif g.mistake != mistake_id(lesson, mistake):
             got = g.feedback[0] if g.feedback else "no message"
             problems.append(
                 problem(

@@ -32,6 +32,7 @@ class RunView:
     stderr: str = ""
     case: str | None = None
     duration_ms: float = 0.0
+    more: str = ""  # an anticipated mistake's explanation, behind its nudge (shown on request)
 
 
 def _diff_rows(lines: list[str]) -> list[DiffRow]:
@@ -144,4 +145,5 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
         stderr=stderr,
         case=grade.case,
         duration_ms=grade.duration_ms,
+        more=grade.more,
     )
