@@ -72,7 +72,12 @@ def execute(
     Done means: the DONE report is in and stdout/stderr are closed (the child closes them itself
     before reporting, so we never wait for its teardown), or the wall clock ran out, or a stream
     passed its cap. Everything read from the child is capped before it is kept."""
-    request = wire.encode_request(filename, asdict(limits), list(capture), code)
+    lim = asdict(limits)
+    if spare.group is not None:
+        # The memory group counts what the program really holds; the address space only has
+        # to stop absurd reservations (mappings overstate memory, NumPy reserves generously).
+        lim["address_mb"] = 2 * limits.memory_mb
+    request = wire.encode_request(filename, lim, list(capture), code)
     if len(request) > wire.MAX_CODE_BYTES:
         return RunResult(ERROR, stderr="The program is too large (over 1 MiB).")
     cap = limits.output_bytes
@@ -192,6 +197,10 @@ def execute(
         return RunResult(OK if code_ == 0 else ERROR, stdout, stderr, exit_code=code_,
                          duration_ms=ms)  # fmt: skip
     sig = os.WTERMSIG(status)
+    if sig == signal.SIGKILL and spare.group is not None and spare.group.oom_killed():
+        note = f"stopped: the program used more than {limits.memory_mb} MiB of memory"
+        return RunResult(MEMORY_LIMIT, stdout, _with_note(stderr, note), signal=sig,
+                         duration_ms=ms)  # fmt: skip
     if sig == signal.SIGXCPU or spare.cpu_ms >= limits.cpu_s * 1000:
         note = f"stopped: the program used more than {limits.cpu_s:g} s of CPU time"
         return RunResult(TIMEOUT, stdout, _with_note(stderr, note), signal=sig, duration_ms=ms)

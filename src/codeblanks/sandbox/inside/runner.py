@@ -93,8 +93,10 @@ def _apply_limits(lim: dict) -> None:
     def cap(which: int, soft: int, hard: int | None = None) -> None:
         resource.setrlimit(which, (soft, soft if hard is None else hard))
 
-    mem = int(lim["memory_mb"]) << 20
-    cap(resource.RLIMIT_AS, mem)  # memory bombs (Python lists, huge NumPy arrays) -> MemoryError
+    # Memory bombs (Python lists, huge NumPy arrays) -> MemoryError. Where a memory cgroup
+    # counts the run's pages, the supervisor allows more address space than memory.
+    mem = int(lim.get("address_mb") or lim["memory_mb"]) << 20
+    cap(resource.RLIMIT_AS, mem)
     cpu = max(1, int(-(-float(lim["cpu_s"]) // 1)))
     cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # busy loops in threads the wall clock cannot see
     cap(resource.RLIMIT_FSIZE, int(lim["file_size_mb"]) << 20)  # one huge file
