@@ -30,6 +30,18 @@ def test_sleep_times_out_on_the_wall_clock(run):
     assert r.verdict == "timeout" and r.stdout == "start\n"
 
 
+def test_a_loop_is_stopped_at_its_cpu_limit_to_the_tenth_of_a_second(run):
+    r = run("while True:\n    pass\n", limits=RunLimits(wall_s=20, cpu_s=0.3))
+    assert r.verdict == "timeout" and "0.3 s of CPU time" in r.stderr, r
+    assert r.duration_ms < 3000  # 0.3 s of CPU, however busy the machine: not 20 s of wall
+
+
+def test_catching_the_cpu_timer_does_not_buy_more_than_a_second(run):
+    code = "import signal\nsignal.signal(signal.SIGPROF, signal.SIG_IGN)\nwhile True:\n    pass\n"
+    r = run(code, limits=RunLimits(wall_s=20, cpu_s=0.3))
+    assert r.verdict == "timeout" and "CPU time" in r.stderr and r.duration_ms < 8000, r
+
+
 def test_cpu_burning_threads_hit_the_cpu_limit(run):
     code = (
         "import threading, signal\n"

@@ -201,7 +201,7 @@ def execute(
         note = f"stopped: the program used more than {limits.memory_mb} MiB of memory"
         return RunResult(MEMORY_LIMIT, stdout, _with_note(stderr, note), signal=sig,
                          duration_ms=ms)  # fmt: skip
-    if sig == signal.SIGXCPU or spare.cpu_ms >= limits.cpu_s * 1000:
+    if sig in (signal.SIGPROF, signal.SIGXCPU) or spare.cpu_ms >= limits.cpu_s * 1000:
         note = f"stopped: the program used more than {limits.cpu_s:g} s of CPU time"
         return RunResult(TIMEOUT, stdout, _with_note(stderr, note), signal=sig, duration_ms=ms)
     if sig == signal.SIGSYS:

@@ -16,6 +16,7 @@ import linecache
 import os
 import random
 import resource
+import signal
 import socket
 import sys
 import traceback
@@ -97,8 +98,12 @@ def _apply_limits(lim: dict) -> None:
     # counts the run's pages, the supervisor allows more address space than memory.
     mem = int(lim.get("address_mb") or lim["memory_mb"]) << 20
     cap(resource.RLIMIT_AS, mem)
+    # Busy loops (in threads too): SIGPROF, whose default action ends the process, at exactly
+    # cpu_s of CPU time; RLIMIT_CPU (whole seconds only) stops a program that catches SIGPROF.
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_PROF, float(lim["cpu_s"]))
     cpu = max(1, int(-(-float(lim["cpu_s"]) // 1)))
-    cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # busy loops in threads the wall clock cannot see
+    cap(resource.RLIMIT_CPU, cpu, cpu + 1)
     cap(resource.RLIMIT_FSIZE, int(lim["file_size_mb"]) << 20)  # one huge file
     cap(resource.RLIMIT_NOFILE, int(lim["open_files"]))  # fd exhaustion
     cap(resource.RLIMIT_NPROC, int(lim["threads"]) + 1)  # thread bombs (the run's uid is its own)
