@@ -69,6 +69,8 @@ def test_the_zygote_killed_repeatedly_under_load_recovers_every_time():
     for start, end, verdict, _ in results:
         if verdict == "sandbox-error":
             assert any(start - 0.1 <= k <= end for k in kills), (start, end, kills)
-    # ...and within two seconds of each kill, runs succeed again.
+    # ...and soon after each kill runs succeed again: a new zygote starts (Python and NumPy
+    # imported afresh) in well under a second on a quiet machine; 3 s allows a busy CI host.
     for k in kills:
-        assert any(v == "ok" and k < s and e < k + 2.0 for s, e, v, _ in results), k
+        back = min((e - k for s, e, v, _ in results if v == "ok" and s > k), default=99.0)
+        assert back < 3.0, f"the first good run ended {back:.2f} s after a kill"

@@ -219,8 +219,10 @@ def serve(code_fd: int, chan_fd: int, pidfd: int) -> None:
         with contextlib.suppress(BaseException):
             stream.flush()
     # Close our ends of the streams first: the supervisor's "done" does not wait for teardown.
-    os.close(1)
-    os.close(2)
+    # (The program may have closed them, or the channel, itself: it is judged on its status.)
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            os.close(fd)
     header = {"status": status & 0xFF if isinstance(status, int) else 1, "kind": kind,
               "values": values}  # fmt: skip
     with contextlib.suppress(OSError):
