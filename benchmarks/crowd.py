@@ -7,11 +7,12 @@ Starts ``codeblanks serve`` on a free loopback port (SQLite in a temporary direc
 limit off) unless ``--url`` names a node (or a load balancer) already serving. Then:
 
 1. **one learner alone**: 20 grades one after another, for comparison;
-2. **the crowd**: ``--learners`` simulated learners start together (a class pressing Run at
-   once), each grading a program through ``POST /api/lessons/query-key-value/grade`` and then
-   thinking 2–4 s, for ``--seconds``. A share ``--runaway`` of the submissions misbehave: half
-   loop forever, half sleep for 30 s. The others are the sample solution or, one in five, an
-   anticipated mistake of the lesson (a wrong answer);
+2. **the crowd**: ``--learners`` simulated learners arrive together (a class pressing Run
+   within the same 4 s), each grading a program through
+   ``POST /api/lessons/query-key-value/grade`` and then thinking 2–4 s, for ``--seconds``.
+   A share ``--runaway`` of the submissions misbehave: half loop forever, half sleep for 30 s.
+   The others are the sample solution or, one in five, an anticipated mistake of the lesson
+   (a wrong answer);
 3. with ``--search``: crowds of growing size, 20 s each, up to the largest whose well-behaved
    grades keep p95 <= 400 ms with no ``busy`` and no error.
 
@@ -192,6 +193,8 @@ async def _learner(
     }
     path = f"/api/lessons/{LESSON}/grade"
     try:
+        # The class arrives together: each opens the lesson and presses Run within a think time.
+        await asyncio.sleep(rng.uniform(0, think[1]))
         while time.monotonic() < until:
             roll = rng.random()
             if roll < runaway / 2:
@@ -241,7 +244,8 @@ async def crowd(
     think: tuple[float, float] = (2.0, 4.0),
     seed: int = 8,
 ) -> Phase:
-    """``learners`` simulated learners against ``base_url`` for ``seconds``; all start at once.
+    """``learners`` simulated learners against ``base_url`` for ``seconds``; all arrive within
+    the first think time.
     Grades still in flight at the end are waited for (each is bounded by the request timeout)."""
     progs = programs()
     phase = Phase(learners, seconds, load_start=load())
