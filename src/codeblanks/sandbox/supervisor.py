@@ -462,7 +462,9 @@ class Supervisor:
                 return RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")
             self.running += 1
         try:
-            for _attempt in range(3):  # a spare may have died while it waited: take another
+            # A spare may have died while it waited (or with a zygote not yet seen dead): take
+            # another, as often as it takes; dead ones are cheap to skip.
+            for _attempt in range(64):
                 spare = self._take_spare()
                 if spare is None:
                     why = self.broken or "no sandbox process became ready in time"
