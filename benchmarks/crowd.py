@@ -318,11 +318,14 @@ def node() -> Iterator[str]:
                 proc.kill()
                 proc.wait()
             log.close()
+            text = _tail(data, 1 << 20)
+            if "Traceback" in text:  # the node's own errors are part of the result
+                print("the node logged an error:\n" + text[text.rindex("Traceback") :][:3000])
 
 
-def _tail(data: str) -> str:
+def _tail(data: str, size: int = 2000) -> str:
     with contextlib.suppress(OSError):
-        return (Path(data) / "serve.log").read_text(errors="replace")[-2000:]
+        return (Path(data) / "serve.log").read_text(errors="replace")[-size:]
     return ""
 
 
