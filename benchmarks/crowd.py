@@ -318,9 +318,10 @@ def node() -> Iterator[str]:
                 proc.kill()
                 proc.wait()
             log.close()
-            text = _tail(data, 1 << 20)
-            if "Traceback" in text:  # the node's own errors are part of the result
-                print("the node logged an error:\n" + text[text.rindex("Traceback") :][:3000])
+            lines = _tail(data, 4 << 20).splitlines()
+            errors = [line for line in lines if not line.startswith("INFO:")]
+            if any("Traceback" in line for line in errors):  # the node's own errors count too
+                print("the node logged errors:\n" + "\n".join(errors[-60:]))
 
 
 def _tail(data: str, size: int = 2000) -> str:
