@@ -53,7 +53,7 @@ def test_error_shows_the_learners_line(client, grader):
 
 def test_timeout_is_explained_in_words(client, grader):
     html = client.post(RUN, {"code": "sleep"}, **HTMX).content.decode()
-    assert "Time limit reached" in html and "5 seconds" in html
+    assert "Time limit reached" in html and "4 seconds" in html
 
 
 def test_program_output_is_escaped(client, grader):
