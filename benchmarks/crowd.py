@@ -224,7 +224,7 @@ async def _learner(
             if verdict == "busy" or status in (429, 503):
                 phase.busy += 1
             elif status != 200 or verdict != expected:
-                phase.error(f"{kind}: HTTP {status} {verdict or raw[:80]!r}")
+                phase.error(f"{kind}: HTTP {status} {verdict or raw[:300]!r}")
             elif kind == "good":
                 phase.good_ms.append(ms)
             else:
