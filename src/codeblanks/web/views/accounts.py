@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import ipaddress
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
@@ -12,6 +16,47 @@ from django.views.decorators.http import require_http_methods
 
 from codeblanks.web import services
 from codeblanks.web.learners import SESSION_KEY, anon_key_from_session
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _in_words(wait: timedelta) -> str:
+    minutes = max(1, round(wait.total_seconds() / 60))
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour" if hours == 1 else f"{hours} hours"
+    return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def axes_address(request) -> str | None:
+    """The client's address for django-axes (``AXES_CLIENT_IP_CALLABLE``): REMOTE_ADDR, which
+    uvicorn sets from a trusted proxy's X-Forwarded-For only; None when it is no IP address
+    (axes keeps it in an address column, which PostgreSQL checks)."""
+    address = request.META.get("REMOTE_ADDR") or ""
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None
+
+
+def axes_username(request, credentials=None) -> str:
+    """The account name axes records (``AXES_USERNAME_CALLABLE``), as the log-in form would
+    accept it: no NUL, at most the 150 characters a user name can have (axes keeps 255, and
+    PostgreSQL refuses longer)."""
+    name = (credentials or {}).get("username") or request.POST.get("username") or ""
+    return str(name).replace("\x00", "")[:150]
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer once an address and account pair has used up its tries
+    (``AXES_LOCKOUT_CALLABLE``): the log-in page's words, how long to wait, status 429."""
+    wait = _in_words(settings.AXES_COOLOFF_TIME)
+    text = (
+        f"Too many wrong passwords for this account from your address. Try again in {wait}; "
+        "each try before then starts the wait again. Forgot the password? Ask the site's "
+        "administrator to set a new one."
+    )
+    return render(request, "registration/locked_out.html", {"text": text, "wait": wait}, status=429)
 
 
 def _next_url(request) -> str:
@@ -23,7 +68,8 @@ def _next_url(request) -> str:
 
 def _login_and_claim(request, user) -> None:
     anon_key = anon_key_from_session(request)
-    login(request, user)
+    # a user just signed up was not authenticated by a backend: name the one that knows them
+    login(request, user, backend=getattr(user, "backend", None) or MODEL_BACKEND)
     services.learner_claim(user_id=user.pk, anon_key=anon_key)
     request.session.pop(SESSION_KEY, None)
 
