@@ -135,3 +135,9 @@ def programs_for(lesson: Lesson) -> int:
     work, not requests. (The reference runs are the lesson's own, cached once per version; the
     rare re-run of a failed ``@`` case for its shapes is not charged.)"""
     return 1 + len(lesson.exercise.grading.variants)
+
+
+def programs_for_blank(question) -> int:
+    """The programs of the learner's that one answer to a blank question runs: one, and for a
+    value blank one more per variant setup (its answer is checked under each)."""
+    return 1 + (len(question.variants) if question.check == "value" else 0)

@@ -9,7 +9,7 @@
 | ``CODEBLANKS_SANDBOX_WAIT_S`` | 10 | longest wait for a slot before ``busy`` |
 | ``CODEBLANKS_SANDBOX_SPARES`` | 2 x cores + 4 | pre-forked children kept ready |
 | ``CODEBLANKS_SANDBOX_MEMORY_MB`` | half the RAM | memory of the whole sandbox tree (cgroup) |
-| ``CODEBLANKS_SANDBOX_MODULES`` | ``numpy`` | comma-separated modules imported once in the zygote |
+| ``CODEBLANKS_SANDBOX_MODULES`` | ``numpy,lessontest`` | modules imported once in the zygote |
 | ``CODEBLANKS_UNSAFE_NO_SANDBOX`` | unset | ``1``: NO isolation, for one user on loopback only |
 """
 
@@ -53,12 +53,17 @@ def _float(name: str, default: float) -> float:
     return value
 
 
+# Imported once in the zygote, so no run pays for them: NumPy, and the lessons' function-test
+# helper (inside/lessontest.py, which would otherwise be compiled on every function grade).
+DEFAULT_MODULES = ("numpy", "lessontest")
+
+
 @dataclass(frozen=True)
 class SandboxConfig:
     slots: int = field(default_factory=lambda: 8 * _cores())
     queue: int | None = None
     spares: int | None = None
-    modules: tuple[str, ...] = ("numpy",)
+    modules: tuple[str, ...] = DEFAULT_MODULES
     unsafe: bool = False
     disk_kib: int = 32 * 1024  # size of each run's private tmpfs: caps disk filling
     per_client: int = 4  # one grade (the visible case and three variants) at once
@@ -89,7 +94,7 @@ class SandboxConfig:
         modules = (
             tuple(m.strip() for m in raw_modules.split(",") if m.strip())
             if raw_modules is not None
-            else ("numpy",)
+            else DEFAULT_MODULES
         )
         memory = os.environ.get("CODEBLANKS_SANDBOX_MEMORY_MB", "").strip()
         return cls(

@@ -15,7 +15,7 @@ from django.utils import timezone
 from codeblanks.content.model import BlankQuestion, Lesson, Question
 from codeblanks.grading import Grade, acheck_blank, agrade
 from codeblanks.grading.answers import judge_local
-from codeblanks.grading.cases import programs_for
+from codeblanks.grading.cases import programs_for, programs_for_blank
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.web import quotas
 from codeblanks.web.learners import Learner
@@ -176,7 +176,7 @@ async def question_answer(
     """Judge an answer and keep it for the learner (``None``: an API caller without a token,
     judged and kept nowhere). Blanks run in the sandbox, so they count against the run rate."""
     if isinstance(question, BlankQuestion):
-        refusal = await quotas.rate_refusal(client)
+        refusal = await quotas.rate_refusal(client, programs_for_blank(question))
         if refusal:
             return AnswerOutcome(refusal=refusal)
         fair = _fair_key(learner) if learner else client
