@@ -58,3 +58,21 @@ def test_a_bad_host_under_api_is_400_json(client):
     assert r.status_code == 400
     assert r["Content-Type"] == "application/json" and r.json()["error"] == "bad-host"
     assert HOST != "evil"
+
+
+def test_a_blank_answer_that_forges_a_huge_line_number_gets_a_verdict(client, monkeypatch):
+    """The issue's case, on the built-in lesson with the real grader and sandbox: the answer
+    writes a traceback with a 5,000-digit line number and exits. Was a 500."""
+    from codeblanks.content import catalog
+    from codeblanks.web import selectors
+
+    monkeypatch.setattr(selectors, "current_catalog", catalog)
+    answer = (
+        "(__import__('sys').stderr.write('Traceback (most recent call last):\\n  File "
+        "\"model.py\", line ' + '9' * 5000 + ', in <module>\\nValueError: forged\\n'), "
+        "__import__('sys').stderr.flush(), __import__('os')._exit(1))"
+    )
+    url = "/lessons/query-key-value/questions/scores-line"
+    r = client.post(url, {"blank": answer}, **HTMX)
+    assert r.status_code == 200, r.content[:300]
+    assert "Not right yet" in r.content.decode()

@@ -146,3 +146,27 @@ def test_x_forwarded_for_from_loopback_is_not_trusted_by_default(server):
         statuses.append(answer[9:12])
     assert statuses[:RUN_RATE] == [b"200"] * RUN_RATE
     assert statuses[RUN_RATE:] == [b"429", b"429"]
+
+
+def test_a_chunked_body_that_grows_past_the_limit_is_cut(server):
+    """No Content-Length to go by: the body is read only up to the limit, then refused."""
+    port, _ = server
+    head = (
+        b"POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    chunk = b"x" * 65536
+    body = (b"%x\r\n" % len(chunk) + chunk + b"\r\n") * 20  # 1.25 MiB, never terminated
+    answer, took = _exchange(port, head, body, wait=10)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert took < BODY_TIMEOUT + 3
+
+
+def test_django_never_spools_a_body_it_is_given():
+    """Django writes a body to a temporary file past FILE_UPLOAD_MAX_MEMORY_SIZE; no body it
+    gets is ever that large."""
+    from django.conf import settings
+
+    limit = settings.CODEBLANKS.max_body_bytes
+    assert limit <= settings.FILE_UPLOAD_MAX_MEMORY_SIZE
+    assert limit == settings.DATA_UPLOAD_MAX_MEMORY_SIZE

@@ -59,13 +59,20 @@ def _replay(body: bytes, receive):
     return replayed
 
 
-def _refused(scope, refusal: BodyRefusal):
+def _with_length(scope, size: int, **extra):
+    """``scope`` with its Content-Length the size of the body Django gets (what the client
+    announced may be absent, wrong or unreadable: Django would call ``int()`` on it)."""
     headers = [
         (k, v)
         for k, v in scope.get("headers", ())
         if k.lower() not in (b"content-length", b"transfer-encoding")
     ]
-    return {**scope, "headers": headers, SCOPE_KEY: refusal}, _replay(b"", None)
+    headers.append((b"content-length", str(size).encode()))
+    return {**scope, "headers": headers, **extra}
+
+
+def _refused(scope, refusal: BodyRefusal):
+    return _with_length(scope, 0, **{SCOPE_KEY: refusal}), _replay(b"", None)
 
 
 async def bounded(scope, receive):
@@ -92,7 +99,8 @@ async def bounded(scope, receive):
                     break
     except TimeoutError:
         return _refused(scope, TOO_SLOW)
-    return scope, _replay(b"".join(chunks), receive)
+    body = b"".join(chunks)
+    return _with_length(scope, len(body)), _replay(body, receive)
 
 
 def _replay_disconnect(message):

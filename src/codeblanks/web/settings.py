@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from codeblanks.web import config as _config
 
 CONFIG = _config.from_env()
@@ -20,6 +22,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "axes",
     "codeblanks.web.apps.WebConfig",
 ]
 
@@ -35,6 +38,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out log-in into our page
 ]
 # The JSON API (/api/...) is served by its own handler (asgi.py) with only these: it has no
 # session, CSRF or login by design (docs/api.md), and every one of them runs on the event loop.
@@ -80,6 +84,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Log-in throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one account from
+# one address, that pair waits AXES_COOLOFF_TIME (each try meanwhile starts the wait again) and
+# is told so in words, on /accounts/login/ and /admin/login/. Attempts live in the database, so
+# every node sees them. The address is REMOTE_ADDR: a forwarded one only from a trusted proxy.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "codeblanks.web.views.common.client_address"
+AXES_LOCKOUT_CALLABLE = "codeblanks.web.views.accounts.locked_out"
+AXES_VERBOSE = False
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
@@ -12,6 +15,28 @@ from django.views.decorators.http import require_http_methods
 
 from codeblanks.web import services
 from codeblanks.web.learners import SESSION_KEY, anon_key_from_session
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _in_words(wait: timedelta) -> str:
+    minutes = max(1, round(wait.total_seconds() / 60))
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour" if hours == 1 else f"{hours} hours"
+    return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer once an address and account pair has used up its tries
+    (``AXES_LOCKOUT_CALLABLE``): the log-in page's words, how long to wait, status 429."""
+    wait = _in_words(settings.AXES_COOLOFF_TIME)
+    text = (
+        f"Too many wrong passwords for this account from your address. Try again in {wait}; "
+        "each try before then starts the wait again. Forgot the password? Ask the site's "
+        "administrator to set a new one."
+    )
+    return render(request, "registration/locked_out.html", {"text": text, "wait": wait}, status=429)
 
 
 def _next_url(request) -> str:
@@ -23,7 +48,8 @@ def _next_url(request) -> str:
 
 def _login_and_claim(request, user) -> None:
     anon_key = anon_key_from_session(request)
-    login(request, user)
+    # a user just signed up was not authenticated by a backend: name the one that knows them
+    login(request, user, backend=getattr(user, "backend", None) or MODEL_BACKEND)
     services.learner_claim(user_id=user.pk, anon_key=anon_key)
     request.session.pop(SESSION_KEY, None)
 

@@ -1,0 +1,197 @@
+"""docs/api.md promises that no input produces a 500; this tries to make one. Hypothesis sends
+hostile values (control characters, Unicode digits, huge numbers, deep nesting, markup, format
+strings) to every form and every API endpoint, through the real views, grader and sandbox, and
+asserts that each answer is below 500 (and JSON under /api). Bounded; derandomized in CI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import override_settings
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from .conftest import BLANK, CHOICE, FIRST, MATCH
+from .test_run import _config
+
+pytestmark = pytest.mark.django_db
+
+NASTY = [
+    "",
+    " ",
+    "0",
+    "-1",
+    "1.0",
+    "1e9",
+    "²",
+    "٣",
+    "１",
+    "9" * 5000,
+    "[" * 5000,
+    "{" * 5000,
+    "\x00",
+    "\x1b[2J",
+    "\u202e",
+    "\r\n",
+    "%s%n",
+    "{0}",
+    "{{ x }}",
+    "<script>alert(1)</script>",
+    "[log in](https://evil.example/l)",
+    "../../etc/passwd",
+    "a" * 20_000,
+    "import os; os._exit(1)",
+    "raise SystemExit('Traceback (most recent call last):')",
+    "__import__('sys').stderr.write('File \"model.py\", line " + "9" * 5000 + "\\n')",
+]
+# Text a browser could send: any character but lone surrogates (a form is UTF-8).
+TEXT = st.one_of(
+    st.sampled_from(NASTY),
+    st.text(st.characters(exclude_categories=("Cs",)), max_size=60),
+)
+JSON_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _deep(depth: int) -> bytes:
+    return b'{"code": ' + b"[" * depth + b"]" * depth + b"}"
+
+
+BODY = st.one_of(
+    st.binary(max_size=200),
+    JSON_VALUE.map(lambda v: json.dumps(v).encode()),
+    st.builds(lambda code: json.dumps({"code": code}).encode(), TEXT),
+    st.sampled_from([_deep(50_000), b"[" * 100_000 + b"]" * 100_000, b'{"code": 1' + b"0" * 5000]),
+)
+# The real sandbox runs many of these: few examples, and no rate limit to hide behind.
+FUZZ = settings(
+    max_examples=40,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+HTMX = ({}, {"HTTP_HX_REQUEST": "true"})
+
+
+@pytest.fixture(autouse=True)
+def no_rate_limit():
+    with override_settings(CODEBLANKS=_config(run_rate=0)):
+        yield
+
+
+def _fine(response, api: bool = False) -> None:
+    assert response.status_code < 500, response.content[:300]
+    if api:
+        assert response["Content-Type"] == "application/json", response.content[:300]
+        json.loads(response.content)
+
+
+@FUZZ
+@given(body=BODY, path=st.sampled_from(["/api/run", f"/api/lessons/{FIRST.id}/grade"]))
+@example(body=_deep(50_000), path="/api/run")
+@example(body=b"[" * 100_000 + b"]" * 100_000, path=f"/api/lessons/{FIRST.id}/grade")
+def test_api_bodies(client, body, path):
+    _fine(client.post(path, body, content_type="application/json"), api=True)
+
+
+@FUZZ
+@given(
+    path=st.one_of(
+        TEXT.map(lambda t: "/api/lessons/" + t.replace("?", "").replace("#", "") + "/grade"),
+        TEXT.map(lambda t: "/api/" + t.replace("?", "").replace("#", "")),
+        st.sampled_from(["/api", "/api/", "/api/lessons", "/api/run"]),
+    ),
+    method=st.sampled_from(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"]),
+)
+def test_api_paths(client, path, method):
+    response = client.generic(method, path, b'{"code": "print(1)"}', "application/json")
+    _fine(response, api=method != "HEAD")
+
+
+@FUZZ
+@given(code=TEXT, htmx=st.sampled_from(HTMX))
+def test_lesson_run_form(client, code, htmx):
+    _fine(client.post(f"/lessons/{FIRST.id}/run", {"code": code}, **htmx))
+
+
+ANSWER_FIELDS = st.one_of(
+    st.builds(lambda v: {"choice": v}, TEXT),
+    st.builds(lambda v: {"blank": v}, TEXT),
+    st.builds(lambda a, b, c: {"match-0": a, "match-1": b, "match-2": c}, TEXT, TEXT, TEXT),
+    st.dictionaries(st.sampled_from(["choice", "blank", "match-0", "match-9", "x"]), TEXT),
+)
+
+
+@settings(
+    max_examples=80,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    question=st.sampled_from([CHOICE.id, BLANK.id, MATCH.id]),
+    fields=ANSWER_FIELDS,
+    htmx=st.sampled_from(HTMX),
+)
+# the findings of issue 9, always tried
+@example(question=CHOICE.id, fields={"choice": "²"}, htmx={})
+@example(question=CHOICE.id, fields={"choice": "9" * 5000}, htmx={})
+@example(question=MATCH.id, fields={"match-0": "²", "match-1": "0", "match-2": "1"}, htmx={})
+@example(question=BLANK.id, fields={"blank": NASTY[-1]}, htmx={"HTTP_HX_REQUEST": "true"})
+def test_question_forms(client, question, fields, htmx):
+    _fine(client.post(f"/lessons/{FIRST.id}/questions/{question}", fields, **htmx))
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    form=st.sampled_from(["/accounts/login/", "/accounts/signup/", "/admin/login/"]),
+    fields=st.dictionaries(
+        st.sampled_from(["username", "password", "password1", "password2", "next"]), TEXT
+    ),
+)
+def test_account_forms(client, form, fields):
+    _fine(client.post(form, fields))
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    part=TEXT.map(lambda t: t.replace("?", "").replace("#", "")),
+    query=st.dictionaries(TEXT, TEXT, max_size=3),
+    page=st.sampled_from(
+        [
+            "/courses/test-course/{}/",
+            "/lessons/{}/",
+            "/lessons/{}/review/",
+            "/lessons/{}/solution",
+            "/lessons/first-steps/questions/{}",
+            "/progress/",
+            "/{}",
+        ]
+    ),
+)
+def test_pages_and_their_query_strings(client, part, query, page):
+    _fine(client.get(page.format(part), query))
+    _fine(client.post(page.format(part), query))
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    length=st.one_of(
+        st.none(),
+        st.sampled_from([b"-1", b"abc", b"1" * 40, b"\xb2", b" 5 ", b"0", b"1048577"]),
+        st.integers(0, 1 << 40).map(lambda n: str(n).encode()),
+    ),
+    body=st.binary(max_size=300),
+    path=st.sampled_from(["/api/run", "/lessons/first-steps/run", "/accounts/login/", "/api"]),
+)
+def test_the_asgi_app_with_any_content_length(sandbox, grader, length, body, path):
+    """Through ``codeblanks.web.asgi.application`` (what uvicorn calls), where bodies are
+    bounded: whatever Content-Length says, a 4xx or an answer, never a 500."""
+    from .test_api_fast_path import call
+
+    headers = [(b"content-type", b"application/json")]
+    if length is not None:
+        headers.append((b"content-length", length))
+    answer = call("POST", path, body, headers=headers)
+    assert answer.status < 500, answer.body[:300]
+    assert "content-security-policy" in answer.headers
