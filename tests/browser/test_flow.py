@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from codeblanks.content import catalog
 from codeblanks.web.selectors import lesson_neighbours
 
-from .conftest import DESKTOP, PHONE, SCREENSHOTS, WIDTHS, editor_text, overflow, set_code
+from .conftest import DESKTOP, PHONE, WIDTHS, editor_text, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,6 +47,13 @@ def test_desktop_puts_the_editor_beside_the_text_and_each_side_scrolls(site, pag
     assert style == ["sticky", "auto"]
     assert editor_text(page) == lesson.exercise.starter
     assert overflow(page) is None
+    # A line of 88 characters (ruff's and black's default) fits without scrolling sideways.
+    cb_editor = "document.querySelector('textarea[name=code]').cbEditor"
+    page.evaluate(f"() => {cb_editor}.setValue('x = ' + '1'.repeat(84))")
+    widths = "() => { const s = document.querySelector('.cm-scroller');"
+    widths += " return [s.scrollWidth, s.clientWidth]; }"
+    scroll, client = page.evaluate(widths)
+    assert scroll <= client, (scroll, client)
 
 
 def test_phone_has_one_column_in_reading_order_and_nothing_sideways(site, page):
@@ -129,9 +136,6 @@ def test_solved_shows_what_is_left_and_the_next_lesson_is_one_click(site, page, 
     expect(done).to_contain_text(f"{n} questions left in this lesson")
     next_button = done.get_by_role("link", name=f"Next lesson: {following.title}")
     expect(next_button).to_be_in_viewport(ratio=1)  # in sight without scrolling, also on phones
-    if width == "phone":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "phone-lesson-solved.png"))
 
     # Answering every question completes the lesson: the panel and the course bar say so.
     page.goto(f"{site}/lessons/{lesson.id}/review/")  # (the answers, as a learner could)
