@@ -27,12 +27,13 @@ def test_a_valid_course_passes_with_the_sandbox_proofs(capsys):
 def test_each_broken_fixture_fails_with_its_problem(folder: Path, capsys, monkeypatch):
     expect = tomllib.loads((folder / "expect.toml").read_text())
     monkeypatch.chdir(folder)
-    assert main(["check", "--no-run", "."]) == 1
+    warning = ".W" in expect["code"]
+    assert main(["check", "--no-run", "."]) == (0 if warning else 1)
     lines = capsys.readouterr().out.strip().splitlines()
     where = str(Path(expect["file"])) + (f":{expect['line']}" if "line" in expect else "")
     assert lines[0].startswith(f"{expect['code']} {where}: "), lines
     assert lines[0].endswith(")")  # the fix, in parentheses
-    assert lines[-1].endswith(": 1 problem")
+    assert lines[-1].endswith(": 0 problems, 1 warning" if warning else ": 1 problem")
 
 
 def test_missing_path_is_a_usage_error(tmp_path, capsys):
@@ -47,3 +48,26 @@ def test_sandbox_proof_problems_are_printed_and_fail_the_check(tiny, capsys):
     assert any(line.startswith("grading.") for line in lines[:-1]), lines
     assert re.fullmatch(r"1 lesson in 1 course: \d+ problems?", lines[-1])
     assert main(["check", "--no-run", str(tiny)]) == 0  # the files themselves are fine
+
+
+def test_a_solution_whose_output_differs_shows_what_it_printed(tiny, capsys):
+    (tiny / "01-sum" / "expected.txt").write_text("7\n")
+    assert main(["check", str(tiny)]) == 1
+    out = capsys.readouterr().out
+    first = out.index("grading.E001 ")
+    assert "    -7\n    +5\n" in out[first:], out
+
+
+def test_a_new_course_passes_its_check_with_a_warning_for_each_todo(tmp_path, capsys):
+    course = tmp_path / "my-course"
+    assert main(["new", "course", str(course), "--id", "my-course", "--title", "Mine"]) == 0
+    assert (course / "course.toml").exists() and (
+        course / "01-first-lesson" / "starter.py"
+    ).exists()
+    capsys.readouterr()
+    assert main(["check", str(course)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert all(line.startswith("content.W001 ") for line in lines[:-1]), lines
+    assert re.fullmatch(r"1 lesson in 1 course: 0 problems, \d+ warnings", lines[-1])
+    assert any("course.toml:3: still TODO" in line for line in lines)
+    assert main(["new", "course", str(course), "--id", "my-course", "--title", "Mine"]) == 2

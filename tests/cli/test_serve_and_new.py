@@ -23,6 +23,26 @@ def test_serve_calls_the_web_app_with_host_and_port(monkeypatch):
     assert calls == [{"host": "0.0.0.0", "port": 8123}, {"host": "127.0.0.1", "port": 8000}]
 
 
+def test_serve_lists_content_problems_at_start_and_can_watch(monkeypatch, tmp_path, capsys):
+    from codeblanks.content.catalog import _Reload, catalog, watch
+
+    broken = shutil.copytree(FIXTURES / "content.E032", tmp_path / "broken")
+    monkeypatch.setenv("CODEBLANKS_COURSES", str(broken))
+    catalog.cache_clear()
+    calls = []
+    fake = types.ModuleType("codeblanks.web.serve")
+    fake.serve = lambda **kwargs: calls.append(_Reload.on)
+    monkeypatch.setitem(sys.modules, "codeblanks.web.serve", fake)
+    try:
+        assert main(["serve", "--reload"]) == 0
+        err = capsys.readouterr().err
+        assert "content.E032 " in err and "1 content problem: the lessons" in err
+        assert calls == [True]
+    finally:
+        watch(False)
+        catalog.cache_clear()
+
+
 def test_serve_rejects_a_bad_port(capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--port", "eighty"]) == 2

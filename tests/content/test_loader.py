@@ -145,6 +145,28 @@ def test_catalog_finds_lessons_by_id(monkeypatch, course: Path):
         catalog.cache_clear()
 
 
+def test_a_watched_catalog_shows_an_edited_lesson_without_a_restart(monkeypatch, course: Path):
+    from codeblanks.content.catalog import _Reload, watch
+
+    monkeypatch.setenv("CODEBLANKS_COURSES", str(course))
+    catalog.cache_clear()
+    watch()
+    try:
+        assert catalog().lesson("sum-two").title == "Sum two numbers"
+        toml = course / "01-sum" / "lesson.toml"
+        toml.write_text(toml.read_text().replace("Sum two numbers", "Add two numbers"))
+        assert catalog().lesson("sum-two").title == "Sum two numbers"  # looked at once a second
+        _Reload.checked = 0.0
+        assert catalog().lesson("sum-two").title == "Add two numbers"
+        watch(False)
+        toml.write_text(toml.read_text().replace("Add two numbers", "Sum them"))
+        _Reload.checked = 0.0
+        assert catalog().lesson("sum-two").title == "Add two numbers"  # not watched: kept
+    finally:
+        watch(False)
+        catalog.cache_clear()
+
+
 def test_locator_finds_keys_in_array_tables_and_skips_strings():
     text = (
         'id = "x"\n'
@@ -218,3 +240,19 @@ def test_custom_levels_are_the_lessons_levels(course: Path):
     (loaded,), problems = load_courses([course])
     assert problems == [] and loaded.levels == ("Novice", "Beginner")
     assert loaded.lessons_at("Beginner")[0].id == "sum-two"
+
+
+def test_tolerance_distributions_output_and_dtype_are_read(course: Path):
+    toml = course / "01-sum" / "lesson.toml"
+    toml.write_text(
+        toml.read_text().replace(
+            'values = ["total"]\n',
+            'values = ["total"]\ndistributions = { total = -1 }\noutput = "numbers"\n'
+            "exact_dtype = true\n\n[grading.tolerance]\ntotal = { atol = 1e-3 }\n\n",
+        )
+    )
+    (loaded,), problems = load_courses([course])
+    assert problems == []
+    spec = loaded.lessons[0].exercise.grading
+    assert spec.distributions == {"total": -1} and spec.tolerance == {"total": (0.0, 1e-3)}
+    assert spec.output == "numbers" and spec.exact_dtype is True

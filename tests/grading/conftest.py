@@ -23,6 +23,7 @@ def softmax_lesson() -> Lesson:
         inputs=("S",),
         variants=SOFTMAX_VARIANTS,
         values=("P",),
+        distributions={"P": 1},
         messages={"axis-0.py": AXIS_0},
     )
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
-from codeblanks.content.model import BlankQuestion
+from codeblanks.content.model import BlankQuestion, BlankVariant
 from codeblanks.grading import acheck_blank, check_blank
 
 from .grading_helpers import blank
@@ -15,6 +16,11 @@ from .grading_helpers import blank
 def _question(lesson, qid: str) -> BlankQuestion:
     (q,) = [q for q in lesson.questions if q.id == qid]
     return q
+
+
+def _undefended(lesson, qid: str) -> BlankQuestion:
+    """The question as the issue found it: no `forbid`, no variants (the course has both now)."""
+    return dataclasses.replace(_question(lesson, qid), forbid=(), variants=())
 
 
 @pytest.mark.parametrize(
@@ -82,3 +88,70 @@ def test_exact_and_regex_modes(softmax_lesson):
 def test_async(qkv):
     v = asyncio.run(acheck_blank(qkv, _question(qkv, "scores-line"), "np.transpose(K)"))
     assert v.correct and v.to_json()["correct"] is True
+
+
+# Blanks that cannot be gamed (issue 11): the misjudgements of the built-in scaled-dot-product
+# questions, closed with `forbid` and blank variants, through the real sandbox.
+WIDER = BlankVariant(
+    "keys of width 9",
+    "import numpy as np\nQ = np.ones((2, 9))\nK = np.arange(27.0).reshape(3, 9)\n"
+    "d_k = K.shape[1]\n",
+)
+
+
+@pytest.fixture(scope="module")
+def scaled():
+    from codeblanks.content import catalog
+
+    lesson = catalog().lesson("scaled-dot-product")
+    assert lesson is not None
+    return lesson
+
+
+def test_key_width_accepts_the_width_typed_in_without_a_defence(scaled):
+    q = _undefended(scaled, "key-width")
+    assert check_blank(scaled, q, "4").correct  # the misjudgement the issue reports
+
+
+@pytest.mark.parametrize("typed", ["4", "4.0", "0x4", "(4)"])
+def test_forbid_refuses_the_literal_however_it_is_written(scaled, typed):
+    q = dataclasses.replace(_undefended(scaled, "key-width"), forbid=("4",))
+    v = check_blank(scaled, q, typed)
+    assert not v.correct
+    assert v.message.startswith("Your answer uses `4`, which this question rules out")
+
+
+@pytest.mark.parametrize("answer", ["K.shape[1]", "K.shape[-1]", "Q.shape[1]", "len(K[0])"])
+def test_forbid_keeps_every_computed_answer(scaled, answer):
+    q = dataclasses.replace(_undefended(scaled, "key-width"), forbid=("4",))
+    assert check_blank(scaled, q, answer).correct
+
+
+@pytest.mark.parametrize("answer", ["2", "2.0", "d_k**1/2", "d_k / 2"])
+def test_a_blank_variant_fails_the_hard_coded_and_the_near_miss(scaled, answer):
+    q = dataclasses.replace(_undefended(scaled, "scale-line"), variants=(WIDER,))
+    v = check_blank(scaled, q, answer)
+    assert not v.correct, answer
+    assert v.message.startswith("With other values (“keys of width 9”), that gives a different")
+
+
+@pytest.mark.parametrize("answer", ["np.sqrt(d_k)", "d_k ** 0.5", "np.sqrt(K.shape[1])"])
+def test_a_blank_variant_keeps_every_right_answer(scaled, answer):
+    q = dataclasses.replace(_undefended(scaled, "scale-line"), variants=(WIDER,))
+    v = check_blank(scaled, q, answer)
+    assert v.correct, v.message
+
+
+def test_check_warns_when_a_value_blank_accepts_its_literal(scaled, sandbox):
+    from codeblanks.grading.blanks import literal_that_passes
+    from codeblanks.grading.grade import run_sync
+
+    def literal(q):
+        return run_sync(literal_that_passes(scaled, q, sandbox))
+
+    key_width, scale = _undefended(scaled, "key-width"), _undefended(scaled, "scale-line")
+    assert literal(key_width) == "4"
+    assert literal(scale) == "2.0"
+    assert literal(dataclasses.replace(key_width, forbid=("4",))) is None
+    assert literal(dataclasses.replace(scale, variants=(WIDER,))) is None
+    assert literal(blank("total = ____", "-1")) is None  # the answer is a literal itself

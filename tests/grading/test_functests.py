@@ -83,7 +83,7 @@ def test_a_hidden_test_is_named_with_its_input_never_its_code(bare, sandbox):
     assert g.verdict == "incorrect" and g.case == "visible"
     (message,) = g.feedback
     assert message.startswith("The hidden test “a batch of two sequences” ")
-    assert "`causal_softmax(np.array([[[0. , 0.25, 0.5 ], [0.75," in message  # its input
+    assert "`causal_softmax(np.array([[[0.0, 0.25, 0.5], [0.75," in message  # its input
     assert "np.arange" not in message and "def batch" not in message  # never the test's code
 
 
@@ -93,8 +93,8 @@ def test_a_property_test_says_what_does_not_hold(bare, sandbox):
     assert g.verdict == "incorrect"
     assert g.feedback == (
         "The test “leaves its argument unchanged” fails: the function changed its argument in "
-        "place; compute a new value instead. It called `causal_softmax(np.array([[0., 1., 2.], "
-        "[3., 4., 5.], [6., 7., 8.]]))`.",
+        "place; compute a new value instead. It called `causal_softmax(np.array([[0.0, 1.0, 2.0], "
+        "[3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]))`.",
     )
 
 
@@ -109,7 +109,8 @@ def test_raises_fails_when_nothing_is_raised(bare, sandbox):
     g = grade(bare, code, sandbox)
     assert g.feedback == (
         "The hidden test “refuses scores that are not square” fails: expected ValueError, but "
-        "nothing was raised. It called `causal_softmax(np.array([[1., 1., 1.], [1., 1., 1.]]))`.",
+        "nothing was raised. It called "
+        "`causal_softmax(np.array([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]))`.",
     )
 
 
@@ -125,7 +126,7 @@ def test_an_error_in_the_learners_function_names_the_test_and_the_line(bare, san
     (message,) = g.feedback
     assert message == (
         "The test “one token” stopped with AttributeError: 'numpy.ndarray' object has no "
-        "attribute 'nope' (line 7 of your file). It called `causal_softmax(np.array([[5.]]))`."
+        "attribute 'nope' (line 7 of your file). It called `causal_softmax(np.array([[5.0]]))`."
     )
 
 

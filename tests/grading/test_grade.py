@@ -66,7 +66,8 @@ def test_a_value_check_catches_what_the_output_hides(softmax_lesson):
     )
     g = grade(softmax_lesson, code)
     assert g.verdict == "incorrect" and g.case == "visible"
-    assert g.feedback[0].startswith("`P` has shape (3, 3), good; but")
+    assert g.feedback[0].startswith("Your printed output is right, but it does not show")
+    assert g.feedback[1].startswith("`P` has shape (3, 3), good; but its values differ")
 
 
 def test_a_renamed_input_is_asked_back(softmax_lesson):

@@ -103,4 +103,4 @@ def test_every_built_in_lesson_declares_variants_and_proves_clean():
     assert any(lesson.id == "query-key-value" for lesson in lessons)
     for lesson in lessons:
         assert lesson.exercise.grading.variants, f"{lesson.id} declares no variants"
-        assert [str(p) for p in prove(lesson)] == [], lesson.id
+        assert [str(p) for p in prove(lesson) if not p.warning] == [], lesson.id

@@ -20,12 +20,49 @@ def test_equal_values_pass_despite_rounding_noise():
 
 
 def test_softmax_along_the_wrong_axis_gets_the_row_sum_hint():
-    (msg,) = describe_difference("A", COLS, ROWS)
+    (msg,) = describe_difference("A", COLS, ROWS, axis=1)
     assert msg.startswith("`A` has shape (3, 3), good; but its rows should sum to 1 and row ")
     assert "which axis did softmax normalise?" in msg
     assert "Its columns sum to 1 instead." in msg
     row = int(msg.split("row ")[1].split(" ")[0])
     assert f"sums to {COLS[row].sum():.4g}" in msg
+
+
+def test_the_row_sum_hint_needs_a_declared_distribution():
+    # Keys whose rows happen to sum to 1 (the W_q/W_k swap of the issue): no softmax hint.
+    keys = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]])
+    (msg,) = describe_difference("K", keys[:, ::-1] * 2, keys)
+    assert "should sum to 1" not in msg and "softmax" not in msg
+    (msg,) = describe_difference("A", COLS, ROWS)  # undeclared: facts only
+    assert msg.startswith("`A` has shape (3, 3), good; but its values differ: at index")
+    # declared, but the expected value does not sum to 1 either: the declaration is not trusted
+    (msg,) = describe_difference("A", COLS * 2, ROWS * 2, axis=1)
+    assert "should sum to 1" not in msg
+
+
+def test_without_hints_only_facts_are_said():
+    (msg,) = describe_difference("A", COLS, ROWS, axis=1, hints=False)
+    assert "softmax" not in msg and "its values differ: at index" in msg
+    (msg,) = describe_difference("scores", S.T, S, hints=False)
+    assert "transposed" not in msg
+    (msg,) = describe_difference("scores", S / 2.0, S, hints=False)
+    assert "times the expected" not in msg
+
+
+def test_float32_results_of_the_right_values_pass_unless_the_lesson_asks_for_the_dtype():
+    exact = ROWS @ S
+    narrow = (ROWS.astype(np.float32) @ S.astype(np.float32)).astype(np.float32)
+    assert not np.array_equal(narrow.astype(float), exact)
+    assert describe_difference("Y", narrow, exact) == []
+    (msg,) = describe_difference("Y", narrow, exact, exact_dtype=True)
+    assert msg == (
+        "`Y` holds float32 values, but float64 values are expected: this task asks for that "
+        "precision."
+    )
+    # wrong values in float32 are still wrong, and the numbers shown differ where they differ
+    (msg,) = describe_difference("Y", narrow + np.float32(1e-3), exact)
+    mine, theirs = msg.split("it holds ")[1].split(" is expected")[0].split(" where ")
+    assert mine != theirs
 
 
 def test_shape_hints():
@@ -68,3 +105,10 @@ def test_nan_inf_and_complex_values_never_raise():
     assert msg.startswith("`a` has shape (2, 2), good; but")
     assert same_value(np.array([1 + 1j]), np.array([1 + 1j]))
     assert not same_value(np.array([1 + 1j]), np.array([1 - 1j]))
+
+
+def test_a_value_can_have_its_own_tolerance():
+    got, expected = {"A": ROWS + 1e-4, "B": S + 1e-4}, {"A": ROWS, "B": S}
+    assert len(compare_values(got, expected, ("A", "B"))) == 2
+    loose = compare_values(got, expected, ("A", "B"), tolerance={"A": (0.0, 1e-3)})
+    assert len(loose) == 1 and loose[0].startswith("`B` ")

@@ -21,7 +21,7 @@ def test_every_verdict_has_a_title_and_words(verdict):
 def test_limits_use_the_lessons_numbers():
     spec = GradingSpec(limits=Limits(wall_s=2.5, memory_mb=300))
     lesson = dataclasses.replace(FIRST, exercise=dataclasses.replace(FIRST.exercise, grading=spec))
-    assert "2.5 seconds" in present(Grade("timeout", "", "", ""), lesson, "").detail
+    assert "the limit is 2.5 s" in present(Grade("timeout", "", "", ""), lesson, "").detail
     assert "300 MB" in present(Grade("memory-limit", "", "", ""), lesson, "").detail
 
 

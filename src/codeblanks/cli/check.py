@@ -1,5 +1,7 @@
 """``codeblanks check [PATH ...] [--no-run]``: load the courses, print every problem, then prove
-each loaded lesson in the sandbox (``codeblanks.grading.prove``) and print its problems too."""
+each loaded lesson in the sandbox (``codeblanks.grading.prove``) and print its problems too.
+Warnings (a scaffold's leftover TODO, a blank that accepts its value typed in) are printed but
+do not fail the check."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 
 from codeblanks.cli.console import UsageError, error, plural, problem_line
 from codeblanks.content import load_courses
+from codeblanks.content.todos import leftover_todos
 
 
 def add_parser(commands) -> None:
@@ -34,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         if not Path(path).exists():
             raise UsageError(f"{path}: no such file or folder")
     courses, problems = load_courses(args.paths or None)
+    for course in courses:
+        problems += leftover_todos(course.path)
     for problem in problems:
         print(problem_line(problem), flush=True)
     lessons = [lesson for course in courses for lesson in course.lessons]
@@ -46,8 +51,11 @@ def run(args: argparse.Namespace) -> int:
             for problem in found:
                 print(problem_line(problem), flush=True)
             problems.extend(found)
+    warnings = [p for p in problems if p.warning]
+    errors = len(problems) - len(warnings)
+    also = f", {plural(len(warnings), 'warning')}" if warnings else ""
     print(
         f"{plural(len(lessons), 'lesson')} in {plural(len(courses), 'course')}: "
-        f"{plural(len(problems), 'problem')}"
+        f"{plural(errors, 'problem')}{also}"
     )
-    return 1 if problems else 0
+    return 1 if errors else 0

@@ -33,6 +33,8 @@ def problem_line(problem: Problem) -> str:
     where = shown(problem.path) + (f":{problem.line}" if problem.line else "")
     text = f"{problem.code} {where}: {problem.message}"
     text = f"{text} ({problem.fix})" if problem.fix else text
+    if problem.detail:
+        text += "".join(f"\n    {line}" for line in problem.detail.splitlines())
     # file names may hold bytes that are not UTF-8 (surrogates): show them escaped
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 

@@ -53,6 +53,8 @@ def _print_human(result) -> None:
     print(f"{result.verdict} ({result.duration_ms:.0f} ms{case})")
     for message in result.feedback:
         print(f"  - {message}")
+    if result.more:  # a mistake's explanation, held back on the web until asked for
+        print(f"  more: {result.more}")
     if result.correct:
         return
     if result.stderr.strip():

@@ -1,7 +1,9 @@
-"""``codeblanks new lesson PATH --id ID --title TITLE --level LEVEL``: a lesson folder to fill in.
+"""``codeblanks new lesson PATH --id ID --title TITLE --level LEVEL``: a lesson folder to fill in;
+``codeblanks new course PATH --id ID --title TITLE``: a course folder with its first lesson.
 
 The scaffold is a complete, working lesson (it passes ``codeblanks check`` as it is) whose texts
-say TODO, so that an author edits a lesson that works rather than fixing an empty one.
+say TODO, so that an author edits a lesson that works rather than fixing an empty one; ``check``
+warns about every TODO left (``content.W001``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ level = {level}
 
 [exercise]
 file = "main.py"                      # the file name the learner sees
+hints = [                             # revealed one at a time, gentlest first; never the answer
+  "TODO: a first hint that points at the idea.",
+  "TODO: a second hint, closer to the line to write.",
+]
 
 [grading]
 inputs = ["x"]                        # top-level assignments in starter.py that are data
@@ -35,6 +41,7 @@ x = "np.arange(5.0)"
 
 # [[grading.mistakes]]                # anticipated wrong programs and what to tell the learner
 # file = "mistakes/forgot-the-sum.py"
+# nudge = "TODO: a first, smaller step: a question that points at the slip."
 # message = "TODO: what the learner who wrote this should read."
 """
 
@@ -83,8 +90,17 @@ print(total)
 """
 
 
+COURSE_TOML = """\
+id = {id}
+title = {title}
+summary = "TODO: one line that says what the course teaches."
+# levels = ["Beginner", "Intermediate", "Advanced", "Expert"]   (the default; easiest first)
+"""
+FIRST_LESSON = "01-first-lesson"
+
+
 def add_parser(commands) -> None:
-    parser = commands.add_parser("new", help="create a new lesson folder to fill in")
+    parser = commands.add_parser("new", help="create a new lesson or course folder to fill in")
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
     lesson = kinds.add_parser("lesson", help="a lesson folder inside a course folder")
     lesson.add_argument("path", metavar="PATH", help="the new lesson folder, e.g. my-course/05-x")
@@ -92,6 +108,38 @@ def add_parser(commands) -> None:
     lesson.add_argument("--title", required=True, help="the lesson title")
     lesson.add_argument("--level", required=True, help="one of the course's levels")
     lesson.set_defaults(func=run)
+    course = kinds.add_parser("course", help="a course folder with a first lesson")
+    course.add_argument("path", metavar="PATH", help="the new course folder, e.g. my-course")
+    course.add_argument("--id", required=True, help="the course id (a slug)")
+    course.add_argument("--title", required=True, help="the course title")
+    course.set_defaults(func=run_course)
+
+
+def _check_new(path: str, slug: str, title: str) -> Path:
+    folder = Path(path)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise UsageError(f"{path} already exists")
+    if not SLUG.fullmatch(slug):
+        raise UsageError(f"--id {slug!r} is not a slug (lowercase letters, digits, hyphens)")
+    if not title.strip() or "\n" in title:
+        raise UsageError("--title must be one non-empty line")
+    return folder
+
+
+def run_course(args: argparse.Namespace) -> int:
+    folder = _check_new(args.path, args.id, args.title)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "course.toml").write_text(
+        COURSE_TOML.format(id=_toml_string(args.id), title=_toml_string(args.title)),
+        encoding="utf-8",
+    )
+    lesson = folder / FIRST_LESSON
+    _write_lesson(lesson, f"{args.id}-first-lesson", "A first lesson", DEFAULT_LEVELS[0])
+    print(
+        f"created {shown(folder)} with {shown(lesson)}: fill in the TODOs, then run "
+        f"`codeblanks check {shown(folder)}`"
+    )
+    return 0
 
 
 def _course_levels(course: Path) -> tuple[str, ...]:
@@ -114,24 +162,25 @@ def _toml_string(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    folder = Path(args.path)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise UsageError(f"{args.path} already exists")
-    if not SLUG.fullmatch(args.id):
-        raise UsageError(f"--id {args.id!r} is not a slug (lowercase letters, digits, hyphens)")
-    if not args.title.strip() or "\n" in args.title:
-        raise UsageError("--title must be one non-empty line")
+    folder = _check_new(args.path, args.id, args.title)
     levels = _course_levels(folder.parent)
     if args.level not in levels:
         raise UsageError(f"--level {args.level!r} is not one of: {', '.join(levels)}")
+    _write_lesson(folder, args.id, args.title, args.level)
+    course = shown(folder.parent)
+    print(f"created {shown(folder)}: fill in the TODOs, then run `codeblanks check {course}`")
+    return 0
+
+
+def _write_lesson(folder: Path, lesson_id: str, title: str, level: str) -> None:
     files = {
         "lesson.toml": LESSON_TOML.format(
-            id=_toml_string(args.id),
+            id=_toml_string(lesson_id),
             uuid=uuid.uuid4(),
-            title=_toml_string(args.title),
-            level=_toml_string(args.level),
+            title=_toml_string(title),
+            level=_toml_string(level),
         ),
-        "explanation.md": f"# {args.title}\n\nTODO: the explanation (code samples, $math$).\n",
+        "explanation.md": f"# {title}\n\nTODO: the explanation (code samples, $math$).\n",
         "task.md": "TODO: the task. Here: set `total` to the sum of `x` and print it.\n",
         "starter.py": STARTER,
         "solution.py": SOLUTION,
@@ -141,6 +190,3 @@ def run(args: argparse.Namespace) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
-    course = shown(folder.parent)
-    print(f"created {shown(folder)}: fill in the TODOs, then run `codeblanks check {course}`")
-    return 0

@@ -1,16 +1,22 @@
-"""``codeblanks serve [--host] [--port]``: start the web app (Django is imported only here)."""
+"""``codeblanks serve [--host] [--port] [--reload]``: start the web app (Django is imported only
+here). It lists the content problems first (the lessons they concern are not served); with
+``--reload`` edited lesson files show at the next page load, without a restart."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from codeblanks.cli.console import UsageError, error
+from codeblanks.cli.console import UsageError, error, plural, problem_line
 
 
 def add_parser(commands) -> None:
     parser = commands.add_parser("serve", help="serve the web app")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.add_argument(
+        "--reload", action="store_true", help="show edited lesson files without a restart"
+    )
     parser.set_defaults(func=run)
 
 
@@ -34,5 +40,19 @@ def run(args: argparse.Namespace) -> int:
         get_sandbox()
     except SandboxUnavailable as reason:
         return error(f"the sandbox cannot run programs on this machine: {reason}", 3)
+    from codeblanks.content.catalog import catalog, watch
+
+    if args.reload:
+        watch()
+    loaded = catalog()
+    for problem in loaded.problems:
+        print(problem_line(problem), file=sys.stderr, flush=True)
+    if loaded.problems:
+        print(
+            f"{plural(len(loaded.problems), 'content problem')}: the lessons they concern are not "
+            "served (`codeblanks check` says more)",
+            file=sys.stderr,
+            flush=True,
+        )
     serve(host=args.host, port=args.port)
     return 0

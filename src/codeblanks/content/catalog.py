@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import functools
+import threading
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from codeblanks.content.loader import load_courses
+from codeblanks.content.loader import default_paths, load_courses
 from codeblanks.content.model import Course, Lesson
 from codeblanks.content.problems import Problem
 
@@ -32,8 +35,53 @@ class Catalog:
 
 
 @functools.cache
-def catalog() -> Catalog:
-    """The courses of ``load_courses()``, loaded on first use and kept (``catalog.cache_clear()``
-    forgets them, e.g. in tests)."""
+def _loaded() -> Catalog:
     courses, problems = load_courses()
     return Catalog(tuple(courses), tuple(problems))
+
+
+class _Reload:
+    """``watch()`` on: the files are looked at again (at most once a second), and the catalogue
+    is reloaded when any of them changed, so an author sees an edit at the next page load."""
+
+    on = False
+    seen: tuple = ()
+    checked = 0.0
+    lock = threading.Lock()
+
+
+def watch(on: bool = True) -> None:
+    """Reload the catalogue whenever a course file changes (``codeblanks serve --reload``)."""
+    _Reload.on, _Reload.seen, _Reload.checked = on, (), 0.0
+
+
+def _signature() -> tuple:
+    """The name, size and modification time of every file under the course folders."""
+    found = []
+    for root in default_paths():
+        for path in sorted(Path(root).rglob("*")) if Path(root).is_dir() else ():
+            if "__pycache__" in path.parts or not path.is_file():
+                continue
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            found.append((str(path), info.st_size, info.st_mtime_ns))
+    return tuple(found)
+
+
+def catalog() -> Catalog:
+    """The courses of ``load_courses()``, loaded on first use and kept (``catalog.cache_clear()``
+    forgets them, e.g. in tests); with ``watch()``, reloaded when a file changes."""
+    if _Reload.on and time.monotonic() - _Reload.checked >= 1.0:
+        with _Reload.lock:
+            _Reload.checked = time.monotonic()
+            now = _signature()
+            if now != _Reload.seen:
+                if _Reload.seen:
+                    _loaded.cache_clear()
+                _Reload.seen = now
+    return _loaded()
+
+
+catalog.cache_clear = _loaded.cache_clear  # type: ignore[attr-defined]

@@ -155,6 +155,17 @@ CODES: dict[str, tuple[str, str]] = {
         'write the name and options as literals, e.g. @test("empty input", hidden=True)',
     ),
     "content.E088": ("two tests have the same name", "give each test its own name"),
+    # tolerance and heuristics that fit the data
+    "content.E089": (
+        "a tolerance or a distribution names a value that is not compared",
+        "add the name to [grading] values, or correct it",
+    ),
+    "content.E090": ("an output mode is unknown", 'use output = "exact" or "numbers"'),
+    # warnings: `codeblanks check` prints them and still passes; the lesson loads
+    "content.W001": (
+        "a TODO from the scaffold is still in a lesson file",
+        "write the text the TODO asks for, then delete the TODO",
+    ),
 }
 
 

@@ -134,6 +134,16 @@ class Table:
                 break
         return hints
 
+    def flag(self, key: str, *, default: bool = False) -> bool:
+        """A boolean value, or ``default``."""
+        value = self._get(key, False)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            self._wrong(key, value, "true or false")
+            return default
+        return value
+
     def number(
         self, key: str, *, default: float | None, minimum: float, above: bool = False
     ) -> float | None:

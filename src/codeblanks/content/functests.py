@@ -8,6 +8,7 @@ is hidden without running the author's code.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 from pathlib import Path
 
@@ -36,6 +37,9 @@ def read_tests(source: str, path: Path, problems: list[Problem]) -> FunctionTest
                 found = _declaration(decorator, node.name, path, problems)
                 if found is None:
                     continue
+                if not found.hidden:  # what the learner may read: the function, decorator and all
+                    lines = source.splitlines()[node.decorator_list[0].lineno - 1 : node.end_lineno]
+                    found = dataclasses.replace(found, code="\n".join(lines) + "\n")
                 if found.name in seen:
                     problems.append(
                         problem(

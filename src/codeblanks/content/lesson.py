@@ -23,7 +23,12 @@ from codeblanks.content.tomlpos import Locator
 
 LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "exercise", "grading"}
 EXERCISE_KEYS = {"file", "hints"}
+OUTPUT_MODES = ("exact", "numbers")
 GRADING_KEYS = {
+    "tolerance",
+    "distributions",
+    "output",
+    "exact_dtype",
     "inputs",
     "values",
     "rtol",
@@ -175,9 +180,19 @@ def _read_grading(
     )
     variants = _read_variants(table, set(inputs))
     mistakes = _read_mistakes(table, folder, problems)
+    tolerance = _read_tolerance(table, values)
+    distributions = _read_distributions(table, values)
+    output = table.text("output", required=False, default="exact")
+    if output not in OUTPUT_MODES:
+        table.report("content.E090", "output", f"output {output!r} is not exact or numbers")
+    exact_dtype = table.flag("exact_dtype")
     if len(problems) != before:
         return None
     return GradingSpec(
+        tolerance=tolerance,
+        distributions=distributions,
+        output=output,
+        exact_dtype=exact_dtype,
         inputs=inputs,
         variants=variants,
         rtol=rtol or 0.0,
@@ -186,6 +201,52 @@ def _read_grading(
         mistakes=mistakes,
         limits=limits,
     )
+
+
+def _read_tolerance(grading: Table, values: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    """``[grading.tolerance]``: ``A = { rtol = 1e-3, atol = 0.0 }`` for compared values."""
+    found: dict[str, tuple[float, float]] = {}
+    outer = grading.table("tolerance")
+    for name, raw in outer.data.items():
+        if name not in values:
+            outer.report(
+                "content.E089", name, f"tolerance for {name!r}, which is not in [grading] values"
+            )
+            continue
+        if not isinstance(raw, dict):
+            outer.report(
+                "content.E011",
+                name,
+                f"tolerance `{name}` must be a table, e.g. {name} = {{ rtol = 1e-3 }}",
+                f"write {name} = {{ rtol = ..., atol = ... }}",
+            )
+            continue
+        table = outer.child(name, 0, raw, f"tolerance `{name}`")
+        table.where = outer.where  # its keys sit on the line of `name = { ... }`
+        table.unknown({"rtol", "atol"})
+        rtol = table.number("rtol", default=0.0, minimum=0.0) or 0.0
+        atol = table.number("atol", default=0.0, minimum=0.0) or 0.0
+        found[name] = (rtol, atol)
+    return found
+
+
+def _read_distributions(grading: Table, values: tuple[str, ...]) -> dict[str, int]:
+    """``distributions = { A = 1 }``: the values that sum to 1 along an axis (softmax output)."""
+    found: dict[str, int] = {}
+    table = grading.table("distributions")
+    for name, axis in table.data.items():
+        if name not in values:
+            table.report("content.E089", name, f"distribution {name!r} is not in [grading] values")
+        elif isinstance(axis, bool) or not isinstance(axis, int):
+            table.report(
+                "content.E011",
+                name,
+                f"distribution `{name}` must be an axis (an integer), e.g. {name} = -1",
+                f"write {name} = 1 for rows, 0 for columns",
+            )
+        else:
+            found[name] = axis
+    return found
 
 
 def _read_variants(grading: Table, inputs: set[str]) -> tuple[Variant, ...]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_LEVELS: tuple[str, ...] = ("Beginner", "Intermediate", "Advanced", "Expert")
+BLANK = "____"  # the blank a learner fills, in starters and blank questions alike
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,12 @@ class GradingSpec:
     values: tuple[str, ...] = ()
     mistakes: tuple[Mistake, ...] = ()
     limits: Limits = field(default_factory=Limits)
+    # value name -> (rtol, atol) for that value instead of the lesson's
+    tolerance: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # value name -> the axis along which it is a probability distribution (sums to 1)
+    distributions: dict[str, int] = field(default_factory=dict)
+    output: str = "exact"  # or "numbers": the same numbers in another print format pass
+    exact_dtype: bool = False  # True: a float32 result of float64 values is wrong
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class FunctionTest:
     hidden: bool = False
     rtol: float | None = None
     atol: float | None = None
+    code: str = ""  # a visible test's source, shown to the learner ("" for a hidden test)
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,17 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Problem:
-    code: str  # e.g. "content.E104"
+    code: str  # e.g. "content.E104"; W instead of E: a warning
     path: Path
     line: int | None
     message: str
     fix: str = ""
+    detail: str = ""  # lines shown under the problem, e.g. what a solution printed
+
+    @property
+    def warning(self) -> bool:
+        """A warning (``content.W001``) is worth reading but does not fail a check."""
+        return self.code.partition(".")[2].startswith("W")
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"

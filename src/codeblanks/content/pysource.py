@@ -104,6 +104,19 @@ def tokens(source: str) -> list[tuple[str, object]] | None:
     return keys
 
 
+def blank_lines(source: str, blank: str) -> list[int]:
+    """The lines on which ``blank`` (the starter's ``____``) is still a name, in order; a blank
+    inside a string or a comment does not count."""
+    lines: list[int] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NAME and token.string == blank:
+                lines.append(token.start[0])
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return lines
+
+
 def single_token(text: str) -> tuple[str, object] | None:
     """The key of ``text`` when it is exactly one Python token (a literal, a name or an
     operator), else None."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from codeblanks.content.fields import Table
 from codeblanks.content.model import (
+    BLANK,
     BlankQuestion,
     BlankVariant,
     ChoiceQuestion,
@@ -20,7 +21,6 @@ from codeblanks.content.problems import Problem
 from codeblanks.content.pysource import parse, single_token, tokens
 from codeblanks.content.tomlpos import Locator
 
-BLANK = "____"
 CHECKS = ("value", "exact", "regex")
 _COMMON = {"kind", "id", "prompt", "explanation", "hints"}
 KEYS = {

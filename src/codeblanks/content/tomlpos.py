@@ -68,8 +68,8 @@ class Locator:
         return self._tables.get((name, index))
 
     def key(self, name: str, key: str | None = None, index: int = 0) -> int | None:
-        """The line of ``key`` in a table, else the table's header, else the line of the root key
-        that starts the table's dotted name (``exercise = {...}``), else None."""
+        """The line of ``key`` in a table, else the table's header, else the line of the key that
+        holds it as an inline table (``distributions = {...}``, ``exercise = {...}``), else None."""
         if key is not None:
             line = self._keys.get((name, index), {}).get(key)
             if line is not None:
@@ -77,6 +77,8 @@ class Locator:
         line = self.table(name, index)
         if line is not None:
             return line
-        if name:
-            return self._keys[("", 0)].get(name.split(".", 1)[0])
+        if name:  # an inline table: the line of its key in the table that holds it
+            parent, _, last = name.rpartition(".")
+            line = self._keys.get((parent, 0), {}).get(last)
+            return line if line is not None else self._keys[("", 0)].get(name.split(".", 1)[0])
         return None

@@ -7,6 +7,10 @@ one the accepted answer gives. So for ``scores = Q @ ____`` each of ``K.T``, ``K
 ``np.transpose(K)`` and ``K.swapaxes(0, 1)`` passes. ``exact`` compares the text with the answer
 and the ``accept`` list (whitespace runs count as one space); ``regex`` matches ``answer`` as a
 pattern against the whole text.
+
+A value blank can close the door to the value typed in: ``forbid`` lists tokens the answer may
+not use (checked before anything runs), and each of ``variants`` is another setup under which the
+answer must give the reference answer's value too (all setups run at once).
 """
 
 from __future__ import annotations
@@ -18,15 +22,16 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from codeblanks.content.model import BlankQuestion, Lesson
+from codeblanks.content.model import BLANK, BlankQuestion, Lesson
+from codeblanks.content.pysource import single_token, tokens
 from codeblanks.grading.cases import PARSE_ERRORS
 from codeblanks.grading.grade import run_sync
 from codeblanks.grading.reference import PLATFORM_FAILURES, cache_key, limits_for, run_one
 from codeblanks.grading.tracebacks import friendly
 from codeblanks.grading.values import describe_difference
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import RunResult, get_sandbox
 
-BLANK = "____"
 VALUE_NAME = "__blank_value__"
 _FILENAME = "blank.py"
 
@@ -54,11 +59,11 @@ def _squash(text: str) -> str:
 
 
 def _right(question: BlankQuestion, message: str = "Correct.") -> BlankVerdict:
-    return BlankVerdict(True, message, "", "", "correct")
+    return BlankVerdict(True, message, "", "", Verdict.CORRECT)
 
 
 def _wrong(question: BlankQuestion, message: str, error: str = "") -> BlankVerdict:
-    return BlankVerdict(False, message, question.explanation, error, "incorrect")
+    return BlankVerdict(False, message, question.explanation, error, Verdict.INCORRECT)
 
 
 @dataclass(frozen=True)
@@ -106,9 +111,9 @@ _LOCK = threading.Lock()
 
 
 async def _reference(
-    lesson: Lesson, question: BlankQuestion, program: BlankProgram, sandbox, gate=None
+    lesson: Lesson, question: BlankQuestion, program: BlankProgram, setup: str, sandbox, gate=None
 ):
-    key = (*cache_key(lesson), question.id, question.code, question.answer, question.setup)
+    key = (*cache_key(lesson), question.id, question.code, question.answer, setup)
     with _LOCK:
         hit = _REFERENCE.get(key)
     if hit is not None:
@@ -186,25 +191,63 @@ async def _by_value(
             "That is not valid Python in this line.",
             f"SyntaxError: {mine.msg}",
         )
+    banned = forbidden_in(question, text)
+    if banned:
+        return _wrong(
+            question,
+            f"Your answer uses `{banned}`, which this question rules out: work the value out "
+            "from what the line is given instead of writing it in.",
+        )
     theirs = fill(question, question.answer)
     if isinstance(theirs, SyntaxError):
         return _wrong(question, "This question's own answer is not valid Python; please report it.")
-    setup = question.setup or lesson.exercise.solution
-    mine_p, theirs_p = build(setup, mine), build(setup, theirs)
+    setups = [("", question.setup or lesson.exercise.solution)]
+    setups += [(v.name, v.setup) for v in question.variants]
     limits = limits_for(lesson)
-    run, ref = await asyncio.gather(
-        run_one(
-            sandbox,
-            mine_p.code,
-            filename=_FILENAME,
-            limits=limits,
-            capture=theirs_p.capture,
-            gate=gate,
-            patient=gate is not None,
-            client=client,
-        ),
-        _reference(lesson, question, theirs_p, sandbox, gate),
-    )
+
+    async def judged(name: str, setup: str) -> BlankVerdict:
+        mine_p, theirs_p = build(setup, mine), build(setup, theirs)
+        run, ref = await asyncio.gather(
+            run_one(
+                sandbox,
+                mine_p.code,
+                filename=_FILENAME,
+                limits=limits,
+                capture=theirs_p.capture,
+                gate=gate,
+                patient=gate is not None,
+                client=client,
+            ),
+            _reference(lesson, question, theirs_p, setup, sandbox, gate),
+        )
+        return _compare(question, mine_p, theirs_p, run, ref, name)
+
+    verdicts = await asyncio.gather(*(judged(name, setup) for name, setup in setups))
+    failed = [v for v in verdicts if v.verdict != Verdict.CORRECT]
+    platform = [v for v in failed if v.verdict in PLATFORM_FAILURES]
+    return (platform or failed or verdicts)[0]
+
+
+def forbidden_in(question: BlankQuestion, text: str) -> str:
+    """The first of the question's forbidden tokens that ``text`` uses, or ``""``."""
+    if not question.forbid:
+        return ""
+    used = set(tokens(text) or ())
+    for item in question.forbid:
+        if single_token(item) in used:
+            return item.strip()
+    return ""
+
+
+def _compare(
+    question: BlankQuestion,
+    mine_p: BlankProgram,
+    theirs_p: BlankProgram,
+    run: RunResult,
+    ref: RunResult,
+    variant: str,
+) -> BlankVerdict:
+    """The verdict on one setup; ``variant`` names a variant's setup (``""``: the first)."""
     for r in (run, ref):
         if r.verdict in PLATFORM_FAILURES:
             return BlankVerdict(
@@ -214,20 +257,72 @@ async def _by_value(
                 "",
                 r.verdict,
             )
+
+    def say(text: str) -> str:
+        return f"With other values (“{variant}”), {text[0].lower()}{text[1:]}" if variant else text
+
     if not ref.ok:
         return _wrong(question, "This question cannot be checked: its own answer fails to run.")
     if not run.ok:
         err = friendly(run.stderr, mine_p.code, _FILENAME, None)
         error = f"{err.error_type}: {err.message}" if err.error_type else run.verdict
         hints = [e for e in err.explanation if not e.startswith("Error at ")]
-        return _wrong(question, " ".join(["That answer fails when it runs.", *hints]), error)
+        return _wrong(question, " ".join([say("That answer fails when it runs."), *hints]), error)
     if run.stdout != ref.stdout:
-        return _wrong(question, "That line prints something different from the expected one.")
+        return _wrong(question, say("That line prints something different from the expected one."))
     for name in theirs_p.capture:
         if ref.values.get(name) is None and run.values.get(name) is None:
             continue
         problems = describe_difference(name, run.values.get(name), ref.values.get(name))
         if problems:
             hint = problems[0].replace(f"`{VALUE_NAME}`", "the value")
-            return _wrong(question, "That gives a different value: " + hint)
+            return _wrong(question, say("That gives a different value: " + hint))
     return _right(question)
+
+
+async def literal_that_passes(
+    lesson: Lesson, question: BlankQuestion, sandbox, gate=None
+) -> str | None:
+    """The reference answer's value written as a bare literal (``4``, ``2.0``, ``(5, 7)``) when
+    the question accepts it, else None. An answer that is itself a literal is left alone: there
+    the literal is what the author asks for."""
+    answer_tokens = tokens(question.answer) or []
+    names = [text for kind, text in answer_tokens if kind == "name"]
+    if question.check != "value" or all(n in ("True", "False", "None") for n in names):
+        return None
+    own_value = f"{VALUE_NAME} = ({question.answer})"  # the blank's own value, if it is one
+    try:
+        ast.parse(own_value)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None  # not an expression (`axis=-1, keepdims=True`): no single value to type in
+    setup = question.setup or lesson.exercise.solution
+    program = build(setup, own_value)
+    ref = await run_one(
+        sandbox,
+        program.code,
+        filename=_FILENAME,
+        limits=limits_for(lesson),
+        capture=program.capture,
+        gate=gate,
+        patient=True,
+    )
+    if not ref.ok:
+        return None
+    literal = _as_literal(ref.values.get(program.capture[0]))
+    if literal is None:
+        return None
+    verdict = await acheck_blank(lesson, question, literal, sandbox, gate=gate)
+    return literal if verdict.correct else None
+
+
+def _as_literal(value: Any) -> str | None:
+    if isinstance(value, str):  # a repr: a tuple, a list, a string...
+        try:
+            ast.literal_eval(value)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        return value if len(value) <= 80 else None
+    shape = getattr(value, "shape", None)
+    if shape == () and hasattr(value, "item"):
+        return repr(value.item())
+    return None

@@ -50,7 +50,16 @@ CODES: dict[str, tuple[str, str]] = {
         "a function test fails against the sample solution",
         "fix the test or the solution: every test must pass against solution.py",
     ),
-    "grading.E012": (
+    "grading.E030": (
+        "a code block of the explanation does not run",
+        "fix the code, or fence it as ```python skip if it is meant to fail",
+    ),
+    "grading.E031": (
+        "a code block of the explanation prints something else than the text block after it",
+        "copy the block's real output into the text block, or fix the code",
+    ),
+    # warnings: printed by `codeblanks check`, which still passes
+    "grading.W001": (
         "a value blank accepts its value typed in as a bare literal",
         "forbid the literal (`forbid = [...]`) or add `[[question.variants]]` on which the "
         "value changes",
@@ -58,7 +67,16 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
-def problem(code: str, path: Path, line: int | None, message: str, fix: str | None = None):
+def problem(
+    code: str,
+    path: Path,
+    line: int | None,
+    message: str,
+    fix: str | None = None,
+    *,
+    detail: str = "",
+) -> Problem:
     """A ``Problem`` with ``code``'s usual fix unless ``fix`` is given. Unknown codes are a bug."""
     meaning, default_fix = CODES[code]
-    return Problem(code, path, line, message or meaning, default_fix if fix is None else fix)
+    fix = default_fix if fix is None else fix
+    return Problem(code, path, line, message or meaning, fix, detail)

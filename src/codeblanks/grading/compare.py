@@ -17,6 +17,11 @@ from dataclasses import dataclass
 # A number as Python and NumPy print them: 3, -0.5, 1., .25, 1e-05, 2.5E+3, nan, inf, -inf.
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])")
 _WHITESPACE = re.compile(r"\s+")
+OTHER_FORMAT = (
+    "Your output has the right numbers, but printed in another format than the expected output "
+    "(brackets, commas, spacing or digits): print them the way the task shows."
+)
+_FORMATTING = re.compile(r"[\s\[\](),]+")
 
 
 def normalise(text: str) -> str:
@@ -52,24 +57,42 @@ class OutputMatch:
     reason: str = ""  # when not equal: one sentence for the learner
 
 
-def compare_output(got: str, expected: str, rtol: float = 0.0, atol: float = 0.0) -> OutputMatch:
-    """Judge ``got`` against ``expected`` by the lesson's rule."""
+def compare_output(
+    got: str, expected: str, rtol: float = 0.0, atol: float = 0.0, *, numbers: bool = False
+) -> OutputMatch:
+    """Judge ``got`` against ``expected`` by the lesson's rule. ``numbers`` (the lesson's
+    ``output = "numbers"``): the same numbers in another print format pass (brackets, commas,
+    spacing, ``2.`` for ``2``); without it, that case is refused with exactly that reason."""
     g, e = normalise(got), normalise(expected)
     if g == e:
         return OutputMatch(True)
-    if rtol <= 0 and atol <= 0:
-        if not g:
-            return OutputMatch(False, "Your program printed nothing.")
-        return OutputMatch(False, "The output differs from the expected output.")
+    if not g:
+        return OutputMatch(False, "Your program printed nothing.")
     g_text, g_nums = tokenise(g)
     e_text, e_nums = tokenise(e)
-    if g_text != e_text or len(g_nums) != len(e_nums):
-        if not g:
-            return OutputMatch(False, "Your program printed nothing.")
+    tolerant = rtol > 0 or atol > 0
+    alike = g_text == e_text  # the same text around the numbers, spacing aside
+    if len(g_nums) == len(e_nums) and (alike or _words(g_text) == _words(e_text)):
+        within = _numbers_within(g_nums, e_nums, rtol, atol)
+        judged_by_numbers = numbers or (alike and tolerant)
+        if within.equal and not judged_by_numbers:
+            return OutputMatch(False, OTHER_FORMAT)
+        if judged_by_numbers:
+            return within
+    if tolerant:
         return OutputMatch(
             False, "The output differs from the expected output (not only in its numbers)."
         )
-    for i, (a, b) in enumerate(zip(g_nums, e_nums, strict=True)):
+    return OutputMatch(False, "The output differs from the expected output.")
+
+
+def _words(skeleton: list[str]) -> str:
+    """The text between numbers without what only formats them: brackets, commas, spaces."""
+    return _FORMATTING.sub("", "".join(skeleton))
+
+
+def _numbers_within(got: list[float], expected: list[float], rtol: float, atol: float):
+    for i, (a, b) in enumerate(zip(got, expected, strict=True)):
         if not close(a, b, rtol, atol):
             return OutputMatch(
                 False,

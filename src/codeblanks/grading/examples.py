@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson
 from codeblanks.content.problems import Problem
+from codeblanks.grading.codes import problem
 from codeblanks.sandbox import RunLimits
 
 # A line no example prints: separates the blocks' outputs in the one run.
@@ -123,25 +124,23 @@ async def aprove_examples(lesson: Lesson, sandbox) -> list[Problem]:
     for ex, out in zip(found, outputs, strict=False):
         if ex.expected is not None and _normalise(out) != _normalise(ex.expected.code):
             problems.append(
-                Problem(
+                problem(
                     "grading.E031",
                     path,
                     ex.expected.line,
                     f"the code block at line {ex.block.line} prints {_quote(out)}, "
                     f"not what the text block after it shows",
-                    "copy the block's real output into the text block, or fix the code",
                 )
             )
     if not run.ok:
         failed = found[max(len(outputs) - 1, 0)].block
         last = run.stderr.strip().splitlines()[-1:] or [run.verdict]
         problems.append(
-            Problem(
+            problem(
                 "grading.E030",
                 path,
                 failed.line,
                 f"the code block at line {failed.line} does not run ({last[0][:200]})",
-                "fix the code, or fence it as ```python skip if it is meant to fail",
             )
         )
     return problems

@@ -1,5 +1,5 @@
 """Function exercises: the lesson's tests.py runs in the sandbox after the learner's code (see
-``sandbox/lessontest.py``), and its outcomes are judged here, in the grader's process.
+``sandbox/inside/lessontest.py``), and its outcomes are judged here, in the grader's process.
 
 Each test either returns a value, which must equal what the same test returns against the
 solution (shape, kind of data and values within the test's or the lesson's tolerance), or

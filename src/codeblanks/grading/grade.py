@@ -14,7 +14,8 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from codeblanks.content.model import Lesson
+from codeblanks.content.model import BLANK, Lesson, Mistake
+from codeblanks.content.pysource import blank_lines
 from codeblanks.grading.cases import VISIBLE, cases_for, describe
 from codeblanks.grading.compare import compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests
@@ -27,12 +28,26 @@ from codeblanks.grading.reference import (
     run_cases,
 )
 from codeblanks.grading.tracebacks import friendly, matmul_operands
-from codeblanks.grading.values import compare_values
+from codeblanks.grading.values import compare_values, value_rules
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import RunResult, get_sandbox
-from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, TIMEOUT
+from codeblanks.sandbox.result import ERROR
 
-CORRECT = "correct"
-INCORRECT = "incorrect"
+CORRECT = Verdict.CORRECT
+INCORRECT = Verdict.INCORRECT
+PRINTED_RIGHT = (
+    "Your printed output is right, but it does not show everything the task checks, and a "
+    "value the task asks for is not what it should be:"
+)
+
+
+def mistake_id(lesson: Lesson, mistake: Mistake) -> str:
+    """How a mistake is named in a Grade: its file, relative to the lesson folder."""
+    try:
+        return mistake.path.relative_to(lesson.path).as_posix()
+    except ValueError:
+        return mistake.path.name
+
 
 T = TypeVar("T")
 
@@ -49,6 +64,8 @@ class Grade:
     diff: tuple[str, ...] = ()  # expected -> learner's output on the failing case (unified)
     line: int | None = None  # the learner's line an error points at
     cases: tuple[str, ...] = ()  # every case the program was run on
+    mistake: str | None = None  # the anticipated mistake it behaves like (its file, in the lesson)
+    more: str = ""  # that mistake's explanation, held back behind its nudge (feedback[0])
 
     @property
     def correct(self) -> bool:
@@ -66,6 +83,8 @@ class Grade:
             "diff": list(self.diff),
             "line": self.line,
             "cases": list(self.cases),
+            "mistake": self.mistake,
+            "more": self.more,
         }
 
 
@@ -129,25 +148,7 @@ def _matmul_error(run: RunResult) -> bool:
 
 
 def _failure_message(run: RunResult, lesson: Lesson) -> str:
-    limits = limits_for(lesson)
-    if run.verdict == TIMEOUT:
-        return (
-            f"Your program ran out of time (the limit is {limits.wall_s:g} s): "
-            "is there a loop that never ends?"
-        )
-    if run.verdict == MEMORY_LIMIT:
-        return (
-            f"Your program used more than {limits.memory_mb} MB of memory: "
-            "is an array far larger than it needs to be?"
-        )
-    if run.verdict == OUTPUT_LIMIT:
-        return "Your program printed far too much; print only what the task asks for."
-    if run.verdict in PLATFORM_FAILURES:
-        return (
-            "The sandbox could not run your program just now; nothing is wrong with it. "
-            "Please try again."
-        )
-    return "Your program stopped with an error."
+    return Verdict(run.verdict).failure(limits_for(lesson))
 
 
 def judge(
@@ -163,7 +164,7 @@ def judge(
     names = tuple(runs)
     variants = {v.name: v for v in spec.variants}
 
-    def result(verdict, case, feedback, diff=(), line=None, stderr=None) -> Grade:
+    def result(verdict, case, feedback, diff=(), line=None, stderr=None, mistake=None) -> Grade:
         return Grade(
             verdict,
             vis.stdout,
@@ -175,6 +176,8 @@ def judge(
             tuple(diff),
             line,
             names,
+            mistake=None if mistake is None else mistake_id(lesson, mistake),
+            more=mistake.message if mistake is not None and mistake.nudge else "",
         )
 
     # The platform failed somewhere: say so and judge nothing.
@@ -194,6 +197,14 @@ def judge(
 
     def failed_run(name: str, run: RunResult) -> Grade:
         feedback = [] if name == VISIBLE else [case_intro(name)]
+        blanks = blank_lines(code, BLANK)
+        if blanks and run.verdict == ERROR:
+            # The starter's blank is still there: that, not the NameError it causes, is the news.
+            feedback.append(
+                f"Fill in the blank (`{BLANK}`) on line {blanks[0]}: replace it with your code."
+            )
+            stderr = friendly(run.stderr, code, ex.filename, run.values).text
+            return result(run.verdict, name, feedback, line=blanks[0], stderr=stderr)
         feedback.append(_failure_message(run, lesson))
         line, stderr = None, None
         if run.stderr:
@@ -213,7 +224,7 @@ def judge(
         valid = {n for n, r in ref.solution.items() if r.ok and n in runs}
         mistake = matching_mistake(lesson, runs, ref.mistakes, valid)
         if mistake is not None:
-            feedback = [mistake.message, *feedback]
+            feedback = [mistake.nudge or mistake.message, *feedback]
         elif verdict == INCORRECT and (constant := _constant_output(runs, ref)):
             feedback = [
                 f"{constant}: it has to be computed from the given inputs ("
@@ -221,16 +232,24 @@ def judge(
                 + "), not known in advance.",
                 *feedback,
             ]
-        return result(verdict, name, feedback, diff, line, stderr)
+        return result(verdict, name, feedback, diff, line, stderr, mistake)
 
     # The visible case: its output, then its values.
     if not vis.ok:
         return failed_run(VISIBLE, vis)
-    match = compare_output(vis.stdout, ref.expected[VISIBLE], spec.rtol, spec.atol)
+    numbers = spec.output == "numbers"
+    match = compare_output(vis.stdout, ref.expected[VISIBLE], spec.rtol, spec.atol, numbers=numbers)
     sol_vis = ref.solution.get(VISIBLE)
     problems = []
     if spec.values and sol_vis is not None and sol_vis.ok:
-        problems = compare_values(vis.values, sol_vis.values, spec.values, spec.rtol, spec.atol)
+        # When the printout is right, a guess at the cause of a value's difference would
+        # mislead: say only what differs, and that the printout hides it.
+        rules = value_rules(spec)
+        problems = compare_values(
+            vis.values, sol_vis.values, spec.values, **rules, hints=not match.equal
+        )
+        if match.equal and problems:
+            problems.insert(0, PRINTED_RIGHT)
     if sol_vis is not None and sol_vis.ok:
         problems += judge_tests(lesson, vis, sol_vis)
     if not match.equal:
@@ -250,8 +269,10 @@ def judge(
             continue  # the solution fails here: the lesson's problem (`codeblanks check`)
         if not run.ok:
             return failed_run(name, run)
-        match = compare_output(run.stdout, sol.stdout, spec.rtol, spec.atol)
-        problems = compare_values(run.values, sol.values, spec.values, spec.rtol, spec.atol)
+        match = compare_output(run.stdout, sol.stdout, spec.rtol, spec.atol, numbers=numbers)
+        problems = compare_values(
+            run.values, sol.values, spec.values, **value_rules(spec), hints=not match.equal
+        )
         if not match.equal:
             diff = line_diff(run.stdout, sol.stdout)
             feedback = [case_intro(name), match.reason, *problems]
@@ -263,7 +284,9 @@ def judge(
 
 def _constant_output(runs: dict[str, RunResult], ref: Reference) -> str | None:
     """A message when the learner's output (or one of its lines) stays the same on every case
-    while the solution's changes with the data: printed, not computed."""
+    while the solution's changes with the data: printed, not computed. A line counts only when
+    it is a line of the visible expected output (so a label of the learner's own, such as
+    ``scores:``, is not taken for a hard-coded answer)."""
     if len(runs) < 2 or not all(r.ok for r in runs.values()):
         return None
     names = [n for n in runs if n in ref.expected]
@@ -271,8 +294,9 @@ def _constant_output(runs: dict[str, RunResult], ref: Reference) -> str | None:
     theirs = [normalise(ref.expected[n]).split("\n") for n in names]
     if len({tuple(m) for m in mine}) == 1 and len({tuple(t) for t in theirs}) > 1:
         return "Your program prints the same thing whatever the data"
+    shown = set(theirs[names.index(VISIBLE)]) if VISIBLE in names else set()
     for i, line in enumerate(mine[0]):
-        if not line.strip() or any(len(m) <= i or m[i] != line for m in mine):
+        if not line.strip() or line not in shown or any(len(m) <= i or m[i] != line for m in mine):
             continue
         column = {t[i] if len(t) > i else None for t in theirs}
         if len(column) > 1:

@@ -8,7 +8,7 @@ from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.compare import compare_output
 from codeblanks.grading.functests import same_tests
 from codeblanks.grading.tracebacks import parse
-from codeblanks.grading.values import compare_values
+from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.sandbox import RunResult
 
 
@@ -16,12 +16,13 @@ def same_behaviour(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
     """Whether two runs of one case cannot be told apart by the lesson's checks."""
     spec = lesson.exercise.grading
     if a.ok and b.ok:
-        if not compare_output(a.stdout, b.stdout, spec.rtol, spec.atol).equal:
+        numbers = spec.output == "numbers"
+        if not compare_output(a.stdout, b.stdout, spec.rtol, spec.atol, numbers=numbers).equal:
             return False
         names = spec.values
         if {n for n in names if n in a.values} != {n for n in names if n in b.values}:
             return False
-        if compare_values(a.values, b.values, names, spec.rtol, spec.atol):
+        if compare_values(a.values, b.values, names, **value_rules(spec)):
             return False
         return same_tests(lesson, a, b)
     if a.verdict != b.verdict:

@@ -13,11 +13,12 @@ import re
 
 from codeblanks.content.model import BlankQuestion, Lesson
 from codeblanks.content.problems import Problem
-from codeblanks.grading.blanks import acheck_blank
+from codeblanks.grading.blanks import acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
+from codeblanks.grading.examples import aprove_examples
 from codeblanks.grading.functests import outcomes
-from codeblanks.grading.grade import Grade, agrade_runs, judge, run_sync
+from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import mutants
 from codeblanks.grading.reference import PLATFORM_FAILURES, areference, in_flight
 from codeblanks.grading.tracebacks import parse
@@ -134,6 +135,7 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
                 None,
                 f"the sample solution is judged {solution.verdict} on the case "
                 f"“{solution.case}”: {why}",
+                detail=_printed(solution),
             )
         )
     if starter.correct:
@@ -155,7 +157,7 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
                     "this anticipated mistake is judged correct",
                 )
             )
-        elif not g.feedback or g.feedback[0] != mistake.message:
+        elif g.mistake != mistake_id(lesson, mistake):
             got = g.feedback[0] if g.feedback else "no message"
             problems.append(
                 problem(
@@ -182,7 +184,27 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
         if not v.correct:
             why = v.message + (f" ({v.error})" if v.error else "")
             problems.append(_blank_problem(lesson, q, why))
+    accepted = [q for (q, _), v in zip(blank_checks, blank_verdicts, strict=True) if v.correct]
+    literals = await asyncio.gather(
+        *(literal_that_passes(lesson, q, sandbox, gate) for q in accepted)
+    )
+    for q, literal in zip(accepted, literals, strict=True):
+        if literal is not None:
+            problems.append(
+                problem(
+                    "grading.W001",
+                    lesson.path / "questions.toml",
+                    None,
+                    f"the blank question “{q.id}” accepts `{literal}`, its value typed in",
+                )
+            )
+    problems += await aprove_examples(lesson, sandbox)
     return problems
+
+
+def _printed(g: Grade) -> str:
+    """What the solution printed, as a diff from expected.txt (shown under the problem)."""
+    return "\n".join(line.replace("+++ your output", "+++ solution.py printed") for line in g.diff)
 
 
 def _failing_tests(lesson: Lesson, solution: RunResult) -> list[Problem]:

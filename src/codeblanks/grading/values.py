@@ -12,14 +12,37 @@ from typing import Any
 
 import numpy as np
 
+from codeblanks.content.model import GradingSpec
+
 # Floating-point values computed in a different but correct order (einsum instead of @, a sum
 # written out) differ in the last bits; comparisons of values never demand more than this.
 VALUE_RTOL = 1e-7
 VALUE_ATOL = 1e-9
+# ...and a computation in a narrower float (float32 keeps about 7 digits, float16 about 3) is
+# judged by what that type can hold, unless the lesson asks for the exact dtype.
+NARROW_FLOATS = {4: (1e-5, 1e-6), 2: (1e-2, 1e-3)}
 
 
-def _tolerance(rtol: float, atol: float) -> tuple[float, float]:
-    return max(rtol, VALUE_RTOL), max(atol, VALUE_ATOL)
+def _tolerance(
+    rtol: float, atol: float, got: np.ndarray | None = None, expected: np.ndarray | None = None
+) -> tuple[float, float]:
+    rtol, atol = max(rtol, VALUE_RTOL), max(atol, VALUE_ATOL)
+    for array in (got, expected):
+        if array is not None and array.dtype.kind == "f" and array.dtype.itemsize in NARROW_FLOATS:
+            floor_r, floor_a = NARROW_FLOATS[array.dtype.itemsize]
+            rtol, atol = max(rtol, floor_r), max(atol, floor_a)
+    return rtol, atol
+
+
+def value_rules(spec: GradingSpec) -> dict[str, Any]:
+    """``compare_values``'s keywords for a lesson's ``[grading]``."""
+    return {
+        "rtol": spec.rtol,
+        "atol": spec.atol,
+        "tolerance": spec.tolerance,
+        "distributions": spec.distributions,
+        "exact_dtype": spec.exact_dtype,
+    }
 
 
 def same_value(got: Any, expected: Any, rtol: float = 0.0, atol: float = 0.0) -> bool:
@@ -38,8 +61,15 @@ def describe_difference(
     atol: float = 0.0,
     *,
     missing_ok: bool = False,
+    axis: int | None = None,
+    exact_dtype: bool = False,
+    hints: bool = True,
 ) -> list[str]:
-    """Messages saying how ``got`` differs from ``expected``; empty when they are the same."""
+    """Messages saying how ``got`` differs from ``expected``; empty when they are the same.
+
+    ``axis``: the value is declared a probability distribution along it, so rows (or columns)
+    that do not sum to 1 are pointed out. ``hints`` False: only facts, no guess at the cause
+    (used when the printed output is right: then a guess would mislead)."""
     if got is None:
         return [] if missing_ok else [f"`{name}` is not defined when your program ends."]
     if isinstance(expected, str) or isinstance(got, str):
@@ -65,7 +95,12 @@ def describe_difference(
     numeric = "iuf"
     if gk != ek and not (gk in numeric and ek in numeric):
         return [f"`{name}` holds {got.dtype} values, but {expected.dtype} values are expected."]
-    rtol, atol = _tolerance(rtol, atol)
+    if exact_dtype and gk == ek == "f" and got.dtype != expected.dtype:
+        return [
+            f"`{name}` holds {got.dtype} values, but {expected.dtype} values are expected: "
+            "this task asks for that precision."
+        ]
+    rtol, atol = _tolerance(rtol, atol, *(() if exact_dtype else (got, expected)))
     if ek == "b" or gk == "b":
         if np.array_equal(got, expected):
             return []
@@ -74,11 +109,12 @@ def describe_difference(
         return []
     good = f"`{name}` has shape {_shape(got.shape)}, good; but "
     if got.ndim == 0:
-        return [f"`{name}` is {_num(got)}, but {_num(expected)} is expected."]
+        mine, theirs = _apart(got, expected)
+        return [f"`{name}` is {mine}, but {theirs} is expected."]
     if np.iscomplexobj(got) or np.iscomplexobj(expected):
         return [good + "its values differ."]
     try:
-        return [good + _hint(got, expected, rtol, atol)]
+        return [good + _hint(got, expected, rtol, atol, axis if hints else None, hints)]
     except (ValueError, TypeError, IndexError, ArithmeticError):
         return [good + "its values differ."]
 
@@ -97,32 +133,29 @@ def _allclose(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -
     return bool(ok.all())
 
 
-def _hint(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> str:
+def _hint(
+    got: np.ndarray,
+    expected: np.ndarray,
+    rtol: float,
+    atol: float,
+    axis: int | None,
+    hints: bool,
+) -> str:
+    """What differs, with a guess at why only where the data shows it: a distribution the lesson
+    declared that does not sum to 1, values that are the expected ones transposed or scaled."""
+
     def close(a, b) -> bool:
         return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
 
     with np.errstate(all="ignore"):
-        if got.ndim >= 2 and not np.iscomplexobj(got):
-            last = expected.sum(axis=-1)
-            if close(last, np.ones_like(last)):
-                sums = got.sum(axis=-1)
-                # A nan or inf sum is an overflow, not a wrong axis: other hints say so.
-                if np.isfinite(sums).all() and not close(sums, np.ones_like(sums)):
-                    bad = np.argwhere(~np.isclose(sums, 1.0, rtol=rtol, atol=atol))[0]
-                    where = "row " + ", ".join(str(i) for i in bad)
-                    first = got.sum(axis=0)
-                    extra = ""
-                    if close(first, np.ones_like(first)):
-                        extra = " Its columns sum to 1 instead."
-                    return (
-                        f"its rows should sum to 1 and {where} sums to "
-                        f"{_num(sums[tuple(bad)])} — which axis did softmax normalise?{extra}"
-                    )
-            if got.shape[-1] == got.shape[-2] and close(np.swapaxes(got, -1, -2), expected):
-                return (
-                    "its values are those expected, transposed: check the order of `@` or a `.T`."
-                )
-        ratio = _constant_ratio(got, expected)
+        if axis is not None and -got.ndim <= axis < got.ndim and not np.iscomplexobj(got):
+            message = _distribution_hint(got, expected, axis, close)
+            if message:
+                return message
+        square = got.ndim >= 2 and got.shape[-1] == got.shape[-2]
+        if hints and square and close(np.swapaxes(got, -1, -2), expected):
+            return "its values are those expected, transposed: check the order of `@` or a `.T`."
+        ratio = _constant_ratio(got, expected) if hints else None
         if ratio is not None:
             return (
                 f"every value is {_num(ratio)} times the expected one: "
@@ -132,10 +165,43 @@ def _hint(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> st
         diff[np.isnan(got) != np.isnan(expected)] = np.inf  # one NaN where the other has none
         diff[np.isnan(diff)] = 0.0
         where = tuple(int(i) for i in np.unravel_index(int(np.argmax(diff)), diff.shape))
-        return (
-            f"its values differ: at index {where} it holds {_num(got[where])} where "
-            f"{_num(expected[where])} is expected."
-        )
+        mine, theirs = _apart(got[where], expected[where])
+        return f"its values differ: at index {where} it holds {mine} where {theirs} is expected."
+
+
+def _distribution_hint(got: np.ndarray, expected: np.ndarray, axis: int, close) -> str:
+    """For a value declared to sum to 1 along ``axis``: where it does not (the expected value
+    must itself sum to 1 there, or the declaration is not trusted)."""
+    wanted = expected.sum(axis=axis)
+    if not close(wanted, np.ones_like(wanted)):
+        return ""
+    sums = got.sum(axis=axis)
+    # A nan or inf sum is an overflow, not a wrong axis: other messages say so.
+    if not np.isfinite(sums).all() or close(sums, np.ones_like(sums)):
+        return ""
+    bad = tuple(np.argwhere(~np.isclose(sums, 1.0, rtol=1e-6, atol=1e-6))[0])
+    along = "rows" if axis in (-1, got.ndim - 1) else f"slices along axis {axis}"
+    label = "row" if along == "rows" else "slice"
+    mine, _ = _apart(sums[bad], 1.0)
+    extra = ""
+    if got.ndim == 2 and along == "rows" and close(got.sum(axis=0), np.ones(got.shape[1])):
+        extra = " Its columns sum to 1 instead."
+    return (
+        f"its {along} should sum to 1 and {label} {', '.join(str(int(i)) for i in bad)} sums to "
+        f"{mine} — which axis did softmax normalise?{extra}"
+    )
+
+
+def _apart(got: Any, expected: Any) -> tuple[str, str]:
+    """Both numbers written with just enough digits to show that they differ."""
+    g, e = np.asarray(got), np.asarray(expected)
+    if g.dtype.kind not in "f" and e.dtype.kind not in "f":
+        return _num(g), _num(e)
+    for digits in range(4, 18):
+        mine, theirs = f"{float(g):.{digits}g}", f"{float(e):.{digits}g}"
+        if mine != theirs:
+            return mine, theirs
+    return _num(g), _num(e)
 
 
 def _constant_ratio(got: np.ndarray, expected: np.ndarray) -> float | None:
@@ -174,8 +240,16 @@ def compare_values(
     names: tuple[str, ...],
     rtol: float = 0.0,
     atol: float = 0.0,
+    *,
+    tolerance: dict[str, tuple[float, float]] | None = None,
+    distributions: dict[str, int] | None = None,
+    exact_dtype: bool = False,
+    hints: bool = True,
 ) -> list[str]:
-    """Messages for every named variable that differs (one each); empty when all agree."""
+    """Messages for every named variable that differs (one each); empty when all agree.
+    ``tolerance`` overrides ``rtol``/``atol`` per name; ``distributions`` are the names declared
+    to sum to 1 along an axis (see ``describe_difference``)."""
+    tolerance, distributions = tolerance or {}, distributions or {}
     messages: list[str] = []
     undefined = [n for n in names if n in expected and got.get(n) is None]
     if undefined:
@@ -188,5 +262,15 @@ def compare_values(
     for name in names:
         if name not in expected or name in undefined:
             continue  # the solution does not define it on this case: nothing to compare with
-        messages += describe_difference(name, got.get(name), expected[name], rtol, atol)
+        r, a = tolerance.get(name, (rtol, atol))
+        messages += describe_difference(
+            name,
+            got.get(name),
+            expected[name],
+            r,
+            a,
+            axis=distributions.get(name),
+            exact_dtype=exact_dtype,
+            hints=hints,
+        )
     return messages

@@ -32,6 +32,8 @@ class LessonProgress(models.Model):
     solved_at = models.DateTimeField(null=True, blank=True)
     revealed_at = models.DateTimeField(null=True, blank=True)
     hints_revealed = models.PositiveSmallIntegerField(default=0)  # the first N hints were shown
+    # question id -> how many of that question's hints were shown (the same rule per question)
+    question_hints = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

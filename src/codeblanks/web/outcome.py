@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from codeblanks.content.model import Lesson
 from codeblanks.grading import Grade
 from codeblanks.grading.reference import limits_for
+from codeblanks.grading.verdicts import Verdict
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class RunView:
     stderr: str = ""
     case: str | None = None
     duration_ms: float = 0.0
+    more: str = ""  # an anticipated mistake's explanation, behind its nudge (shown on request)
 
 
 def _diff_rows(lines: list[str]) -> list[DiffRow]:
@@ -75,24 +77,10 @@ def _words(verdict: str, lesson: Lesson, case: str | None) -> tuple[str, str, st
             "Your program stopped with an error",
             f"It failed{hidden}; see where below.",
         ),
-        "timeout": (
-            "warn",
-            "Time limit reached",
-            f"Your program ran{hidden} for longer than {lim.wall_s:g} seconds and was stopped. "
-            "Look for a loop that never ends, or for work on far larger arrays than needed.",
-        ),
-        "memory-limit": (
-            "warn",
-            "Memory limit reached",
-            f"Your program{hidden} tried to use more than {lim.memory_mb} MB of memory and was "
-            "stopped. Check the shapes of the arrays you create.",
-        ),
-        "output-limit": (
-            "warn",
-            "Too much output",
-            f"Your program{hidden} printed more than {lim.output_bytes // 1024} KB, so the rest "
-            "was cut off. Print less: the task asks for a few lines.",
-        ),
+        # the limits: the grader's one sentence for each (grading/verdicts.py)
+        "timeout": ("warn", "Time limit reached", Verdict.TIMEOUT.failure(lim)),
+        "memory-limit": ("warn", "Memory limit reached", Verdict.MEMORY_LIMIT.failure(lim)),
+        "output-limit": ("warn", "Too much output", Verdict.OUTPUT_LIMIT.failure(lim)),
         "busy": (
             "warn",
             "The server is busy",
@@ -129,7 +117,9 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
     error_line = grade.line
     # The headline already says what kind of failure it was; keep only the reasons.
     headline = title.rstrip(".").lower()
-    feedback = [f for f in grade.feedback if f and f.rstrip(".").lower() != headline]
+    feedback = [
+        f for f in grade.feedback if f and f.rstrip(".").lower() != headline and f != detail
+    ]
     return RunView(
         verdict=grade.verdict,
         tone=tone,
@@ -144,4 +134,5 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
         stderr=stderr,
         case=grade.case,
         duration_ms=grade.duration_ms,
+        more=grade.more,
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, Max
+from django.urls import reverse
 
 from codeblanks.content.model import Course, Lesson, level_slug
 from codeblanks.web.learners import Learner
@@ -96,6 +97,8 @@ class Progress:
     code: str | None = None  # last saved code; None means "show the starter"
     solved: bool = False
     revealed: bool = False
+    hints: int = 0  # how many of the exercise's hints the learner has seen
+    question_hints: dict[str, int] = field(default_factory=dict)
     answers: dict[str, Answer] = field(default_factory=dict)
     runs: int = 0
     last_run: datetime | None = None
@@ -146,6 +149,8 @@ def progress_map(
             code=row.code if row.has_code else None,
             solved=row.solved_at is not None,
             revealed=row.revealed_at is not None,
+            hints=row.hints_revealed,
+            question_hints=dict(row.question_hints or {}),
             answers={
                 a.question_id: Answer(a.answer, a.correct, a.tries) for a in row.answers.all()
             },
@@ -310,6 +315,47 @@ def lesson_flow(learner: Learner | None, lesson: Lesson) -> LessonFlow:
 
 
 @dataclass(frozen=True)
+class HintsView:
+    """What the hints block shows: the revealed hints, numbered, and the next one to ask for."""
+
+    hints: tuple[str, ...]
+    shown: int
+    action: str  # the URL that reveals the next hint
+    dom_id: str
+
+    @property
+    def revealed(self) -> list[tuple[int, str]]:
+        return list(enumerate(self.hints[: self.shown], start=1))
+
+    @property
+    def next(self) -> int | None:
+        return self.shown + 1 if self.shown < len(self.hints) else None
+
+    @property
+    def total(self) -> int:
+        return len(self.hints)
+
+
+def exercise_hints(lesson: Lesson, progress: Progress) -> HintsView:
+    return HintsView(
+        lesson.exercise.hints,
+        min(progress.hints, len(lesson.exercise.hints)),
+        reverse("lesson-hint", args=[lesson.id]),
+        "hints",
+    )
+
+
+def question_hints(lesson: Lesson, question, progress: Progress) -> HintsView:
+    shown = int(progress.question_hints.get(question.id, 0))
+    return HintsView(
+        question.hints,
+        min(shown, len(question.hints)),
+        reverse("question-hint", args=[lesson.id, question.id]),
+        f"hints-{question.id}",
+    )
+
+
+@dataclass(frozen=True)
 class LessonPage:
     lesson: Lesson
     course: Course | None
@@ -319,10 +365,18 @@ class LessonPage:
     next: Lesson | None
     questions: list[QuestionView]
     flow: LessonFlow
+    hints: HintsView | None = None  # the exercise's hints (None: it has none)
+    question_hints: list[HintsView | None] = field(default_factory=list)  # one per question
 
     @property
     def level_slug(self) -> str:
         return level_slug(self.lesson.level)
+
+    @property
+    def question_rows(self) -> list[tuple[QuestionView, HintsView | None]]:
+        """Each question with its hints block (None: it has no hints)."""
+        hints = self.question_hints or [None] * len(self.questions)
+        return list(zip(self.questions, hints, strict=True))
 
 
 def lesson_page(learner: Learner | None, lesson: Lesson) -> LessonPage:
@@ -341,6 +395,10 @@ def lesson_page(learner: Learner | None, lesson: Lesson) -> LessonPage:
             for n, q in enumerate(lesson.questions, 1)
         ],
         flow=flow,
+        hints=exercise_hints(lesson, progress) if lesson.exercise.hints else None,
+        question_hints=[
+            question_hints(lesson, q, progress) if q.hints else None for q in lesson.questions
+        ],
     )
 
 

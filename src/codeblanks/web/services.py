@@ -58,7 +58,6 @@ def solution_reveal(*, learner: Learner, lesson: Lesson) -> None:
 
 
 @transaction.atomic
-@transaction.atomic
 def hint_reveal(*, learner: Learner, lesson: Lesson, count: int) -> None:
     """Record that the learner has seen the first ``count`` hints (never fewer than before)."""
     row = _progress_for_update(learner, lesson)
@@ -67,6 +66,16 @@ def hint_reveal(*, learner: Learner, lesson: Lesson, count: int) -> None:
         row.save(update_fields=["hints_revealed", "updated_at"])
 
 
+@transaction.atomic
+def question_hint_reveal(*, learner: Learner, lesson: Lesson, question_id: str, count: int) -> None:
+    """Record that the learner has seen the first ``count`` hints of one question."""
+    row = _progress_for_update(learner, lesson)
+    if count > int(row.question_hints.get(question_id, 0)):
+        row.question_hints = {**row.question_hints, question_id: count}
+        row.save(update_fields=["question_hints", "updated_at"])
+
+
+@transaction.atomic
 def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str) -> Attempt:
     """One row per graded run; the first correct one marks the exercise solved."""
     attempt = Attempt.objects.create(
@@ -229,6 +238,10 @@ def learner_claim(*, user_id: int, anon_key: str) -> int:
         mine.solved_at = _earliest(mine.solved_at, anon.solved_at)
         mine.revealed_at = _earliest(mine.revealed_at, anon.revealed_at)
         mine.hints_revealed = max(mine.hints_revealed, anon.hints_revealed)
+        mine.question_hints = {
+            qid: max(int(mine.question_hints.get(qid, 0)), int(anon.question_hints.get(qid, 0)))
+            for qid in {**mine.question_hints, **anon.question_hints}
+        }
         mine.save()
         theirs = {a.question_id: a for a in mine.answers.all()}
         for a in anon.answers.all():

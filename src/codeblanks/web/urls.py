@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from codeblanks.web.views import accounts, api, health, learner_api, lesson, pages, tokens
+from codeblanks.web.views import accounts, api, health, hints, learner_api, lesson, pages, tokens
 
 handler400 = pages.bad_request
 handler403 = pages.permission_denied
@@ -19,6 +19,12 @@ urlpatterns = [
     path("lessons/<slug:lesson_id>/run", lesson.lesson_run, name="lesson-run"),
     path("lessons/<slug:lesson_id>/reset", lesson.lesson_reset, name="lesson-reset"),
     path("lessons/<slug:lesson_id>/solution", lesson.lesson_solution, name="lesson-solution"),
+    path("lessons/<slug:lesson_id>/hint", hints.lesson_hint, name="lesson-hint"),
+    path(
+        "lessons/<slug:lesson_id>/questions/<str:question_id>/hint",
+        hints.question_hint,
+        name="question-hint",
+    ),
     path(
         "lessons/<slug:lesson_id>/questions/<str:question_id>",
         lesson.question_answer,

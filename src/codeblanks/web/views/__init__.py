@@ -2,6 +2,7 @@
 
 pages.py     home, level, progress
 lesson.py    the lesson page and what its forms post (run, reset, solution, questions)
+hints.py     hints one at a time (exercise and questions); a mistake's nudge before its explanation
 accounts.py  sign up, log in, log out
 api.py       the JSON API (no session, no CSRF)
 health.py    /healthz

@@ -15,6 +15,7 @@ from codeblanks.web.learners import learner_from_request
 from codeblanks.web.outcome import present
 from codeblanks.web.questions import BadAnswer, parse_answer, question_get, question_view
 from codeblanks.web.views.common import client_address, lesson_or_404
+from codeblanks.web.views.hints import escalate
 
 LESSON = "codeblanks/lesson.html"
 # htmx answers: the part that was asked for, plus the lesson's flow (what is left, the next
@@ -56,8 +57,11 @@ async def lesson_run(request, lesson_id: str):
     outcome = await services.lesson_run(
         learner=learner, lesson=lesson, code=code, client=client_address(request)
     )
+    graded = outcome.grade
+    if graded is not None:  # a nudge first; its explanation when the same mistake comes back
+        graded = await sync_to_async(escalate)(request.session, lesson, graded)
     context = {
-        "run": present(outcome.grade, lesson, code) if outcome.grade else None,
+        "run": present(graded, lesson, code) if graded else None,
         "refusal": outcome.refusal,
         "lesson": lesson,
     }

@@ -1,0 +1,13 @@
+import numpy as np
+
+# Three tokens, one per row, each described by two features.
+X = np.array([[2, 1], [0, 3], [1, -1]])
+# Weights that turn two features into four.
+W = np.array([[1, 0, 2, -1], [0, 1, 1, 2]])
+
+Y = X @ W  # (3, 2) @ (2, 4) -> (3, 4)
+G = X * X  # each entry squared on its own
+
+print(Y.shape, G.shape)
+print(Y)
+print(G)

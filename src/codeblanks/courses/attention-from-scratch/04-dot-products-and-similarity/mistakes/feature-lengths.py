@@ -1,0 +1,12 @@
+import numpy as np
+
+# Four tokens, three features each: one token per row.
+X = np.array([[3.0, 4.0, 0.0], [6.0, 8.0, 0.0], [0.0, 3.0, 4.0], [0.0, 0.0, -2.0]])
+
+norms = np.linalg.norm(X, axis=0, keepdims=True)  # one length per feature
+U = X / norms  # every row divided by its own length: (4, 3)
+C = U @ U.T  # cosine of every pair of tokens: (4, 4)
+
+print(norms.shape)
+print(np.round(norms.ravel(), 3))
+print(np.round(C, 3))

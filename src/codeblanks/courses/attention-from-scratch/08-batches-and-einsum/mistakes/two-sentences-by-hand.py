@@ -1,0 +1,23 @@
+import numpy as np
+
+# A batch of two sentences, three tokens each, four features per token: shape (b, n, d).
+X = np.array(
+    [
+        [[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 0.0, 0.0]],
+        [[2.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 0.0, 1.0, 1.0]],
+    ]
+)
+# One table of mixing weights per sentence, shape (b, n, n): each row sums to 1.
+W = np.array(
+    [
+        [[0.5, 0.5, 0.0], [0.0, 1.0, 0.0], [0.25, 0.25, 0.5]],
+        [[1.0, 0.0, 0.0], [0.0, 0.5, 0.5], [0.2, 0.3, 0.5]],
+    ]
+)
+
+S = np.stack([X[0] @ X[0].T, X[1] @ X[1].T])  # only ever two sentences
+Y = np.einsum("bnm,bmd->bnd", W, X)  # (b, n, d): Y[i] is W[i] @ X[i], each row a mix of tokens
+
+print(S.shape, Y.shape)
+print(S[-1])
+print(np.round(Y[-1], 2))
