@@ -4,6 +4,8 @@ course's progress, and "continue where you left off" on the home page."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -188,3 +190,36 @@ def test_resume_without_progress_is_absent_and_then_leads_back(site, page):
     page.locator(".resume").get_by_role("link", name=lesson.title).click()
     expect(page).to_have_url(f"{site}/lessons/{lesson.id}/")
     assert editor_text(page).startswith("# started")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_hints_sit_between_the_result_and_show_solution(site, page, width):
+    lesson = first_lesson()
+    assert len(lesson.exercise.hints) >= 2
+    page.set_viewport_size(WIDTHS[width])
+    page.goto(f"{site}/lessons/{lesson.id}/")
+    page.locator(".cb-editor .cm-content").click()
+    page.keyboard.press("Control+Enter")  # the starter, blanks and all: a wrong run
+    expect(page.locator("#result .verdict")).to_be_visible()
+    page.locator("#hints").get_by_role("button", name=re.compile(r"Show hint 1 of")).click()
+    expect(page.locator("#hints")).to_contain_text(f"Hint 1 of {len(lesson.exercise.hints)}")
+    order = [box(page, s)["y"] for s in ("#result", "#hints", ".show-solution")]
+    assert order == sorted(order), order
+    assert box(page, "#hints")["x"] >= box(page, ".pane-work")["x"]  # in the work pane
+
+
+def test_after_solving_the_next_lesson_is_reached_by_keyboard(site, page):
+    lesson = first_lesson()
+    following = lesson_neighbours(lesson)[1]
+    page.goto(f"{site}/lessons/{lesson.id}/")
+    set_code(page, lesson.exercise.solution)
+    page.keyboard.press("Control+Enter")
+    expect(page.locator(".lesson-done")).to_be_visible()
+    page.keyboard.press("Escape")  # CodeMirror's way out: Escape, then Tab moves on
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.classList.contains('next-lesson')"):
+            break
+    expect(page.locator(".next-lesson")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(f"{site}/lessons/{following.id}/")
