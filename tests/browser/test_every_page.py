@@ -65,6 +65,13 @@ def test_every_page_passes_axe_and_fits_the_width(site, page, accept_dialogs, wi
     page.get_by_role("button", name="Run", exact=True).click()
     expect(page.locator(".diff-row.expected").first).to_be_visible()
     c.check("lesson, wrong run")
+    # the feedback quotes code in `backticks`: shown as code, set apart from the words
+    quoted = page.locator("#result .verdict code").first
+    expect(quoted).to_be_visible()
+    font, background = quoted.evaluate(
+        "e => [getComputedStyle(e).fontFamily, getComputedStyle(e).backgroundColor]"
+    )
+    assert "mono" in font.lower() and background != "rgba(0, 0, 0, 0)", (font, background)
     choice = next(q for q in lesson.questions if q.kind == "choice")
     card = page.locator(f"#q-{choice.id}")
     card.locator("input[type=radio]").nth((choice.answer + 1) % 2).check()
