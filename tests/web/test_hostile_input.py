@@ -76,3 +76,47 @@ def test_a_blank_answer_that_forges_a_huge_line_number_gets_a_verdict(client, mo
     r = client.post(url, {"blank": answer}, **HTMX)
     assert r.status_code == 200, r.content[:300]
     assert "Not right yet" in r.content.decode()
+
+
+# ---- found by the fuzz test on PostgreSQL, which refuses what SQLite keeps -------------------
+
+
+def test_a_program_with_a_nul_character_is_refused_in_words(client, grader):
+    r = client.post("/lessons/first-steps/run", {"code": "x = 1\ny = '\x00'\n"}, **HTMX)
+    assert r.status_code == 422 and "NUL character" in r.content.decode()
+    assert "line 2" in r.content.decode() and grader.codes == []
+
+
+def test_a_blank_answer_with_a_nul_character_is_422(client, blank_checker):
+    r = client.post(Q + "fill", {"blank": "1\x00"}, **HTMX)
+    assert r.status_code == 422 and "NUL character" in r.content.decode()
+    assert blank_checker == []
+
+
+@pytest.mark.parametrize("name", ["9" * 5000, "ada\x00", "\x00"])
+def test_a_hostile_user_name_at_log_in_is_an_ordinary_failure(client, name):
+    r = client.post("/accounts/login/", {"username": name, "password": "x"})
+    assert r.status_code == 200
+
+
+def test_axes_gets_a_real_address_or_none():
+    from django.test import RequestFactory
+
+    from codeblanks.web.views.accounts import axes_address, axes_username
+
+    rf = RequestFactory()
+    assert axes_address(rf.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
+    assert axes_address(rf.get("/", REMOTE_ADDR="unknown")) is None
+    assert axes_username(rf.post("/", {"username": "a\x00" + "b" * 500})) == "a" + "b" * 149
+
+
+@pytest.mark.parametrize("path", ["/api", "/api/", "/api/run", "/api/lessons"])
+def test_through_the_asgi_app_every_api_path_answers_json(sandbox, path):
+    """The API's own handler (asgi.py), bad Host included, as uvicorn would call it."""
+    from .test_api_fast_path import call
+
+    for host in (HOST, "evil.example"):
+        answer = call("GET", path, host=host)
+        assert answer.headers["content-type"] == "application/json", (path, host)
+        assert answer.status < 500
+    assert call("GET", path, host="evil.example").json()["error"] == "bad-host"

@@ -45,6 +45,8 @@ def parse_answer(question: Question, data: Mapping[str, str]) -> object:
             raise BadAnswer("Fill in the blank.")
         if len(text) > MAX_BLANK_CHARS:
             raise BadAnswer(f"Keep the answer under {MAX_BLANK_CHARS} characters.")
+        if "\x00" in text:  # it could not be kept (PostgreSQL refuses it), and is no Python
+            raise BadAnswer("The answer has a NUL character (\\x00) in it; remove it.")
         return text
     if isinstance(question, MatchQuestion):
         picks = []

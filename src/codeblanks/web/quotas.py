@@ -19,7 +19,7 @@ log = logging.getLogger("codeblanks.web")
 
 @dataclass(frozen=True)
 class Refusal:
-    status: int  # 413 or 429
+    status: int  # 413, 422 or 429
     error: str  # machine-readable
     message: str  # for people
 
@@ -33,6 +33,19 @@ def size_refusal(code: str) -> Refusal | None:
         413,
         "too-large",
         f"The program is {size:,} bytes; the limit is {limit:,} bytes. Shorten it and run again.",
+    )
+
+
+def character_refusal(code: str) -> Refusal | None:
+    """A NUL character cannot be kept (PostgreSQL text refuses it) and is no Python anyway."""
+    if "\x00" not in code:
+        return None
+    line = code.count("\n", 0, code.index("\x00")) + 1
+    return Refusal(
+        422,
+        "nul-character",
+        f"The program has a NUL character (\\x00) on line {line}, so it was neither saved nor "
+        "run. Remove it and run again.",
     )
 
 

@@ -108,7 +108,7 @@ class RunOutcome:
 async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str) -> RunOutcome:
     """A learner pressed Run: save the code (always, so nothing typed is lost), then grade it
     unless it is too large or the client ran too often, and record the attempt."""
-    refusal = quotas.size_refusal(code)
+    refusal = quotas.size_refusal(code) or quotas.character_refusal(code)
     if refusal:
         return RunOutcome(refusal=refusal)
     await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)

@@ -96,7 +96,8 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "codeblanks.web.views.common.client_address"
+AXES_CLIENT_IP_CALLABLE = "codeblanks.web.views.accounts.axes_address"
+AXES_USERNAME_CALLABLE = "codeblanks.web.views.accounts.axes_username"
 AXES_LOCKOUT_CALLABLE = "codeblanks.web.views.accounts.locked_out"
 AXES_VERBOSE = False
 

@@ -4,6 +4,7 @@ onto the account (``services.learner_claim``) the moment they sign up or log in.
 
 from __future__ import annotations
 
+import ipaddress
 from datetime import timedelta
 
 from django.conf import settings
@@ -33,6 +34,25 @@ def _in_words(wait: timedelta) -> str:
         hours = minutes // 60
         return f"{hours} hour" if hours == 1 else f"{hours} hours"
     return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def axes_address(request) -> str | None:
+    """The client's address for django-axes (``AXES_CLIENT_IP_CALLABLE``): REMOTE_ADDR, which
+    uvicorn sets from a trusted proxy's X-Forwarded-For only; None when it is no IP address
+    (axes keeps it in an address column, which PostgreSQL checks)."""
+    address = request.META.get("REMOTE_ADDR") or ""
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None
+
+
+def axes_username(request, credentials=None) -> str:
+    """The account name axes records (``AXES_USERNAME_CALLABLE``), as the log-in form would
+    accept it: no NUL, at most the 150 characters a user name can have (axes keeps 255, and
+    PostgreSQL refuses longer)."""
+    name = (credentials or {}).get("username") or request.POST.get("username") or ""
+    return str(name).replace("\x00", "")[:150]
 
 
 def locked_out(request, original_response=None, credentials=None):
