@@ -66,6 +66,7 @@ screenshots: install
 bench: install
 	$(BIN)/python benchmarks/sandbox.py
 	$(BIN)/python benchmarks/grading.py
+	$(BIN)/python benchmarks/crowd.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -109,3 +109,12 @@ def test_run_raw_writes_the_output_as_it_is(tmp_path, capsys):
     assert main(["run", "--raw", write(tmp_path, "esc.py", ESCAPES)]) == 0
     out, err = capsys.readouterr()
     assert out == "\x1b[2J\x1b]0;owned\x07title\tok\r\n" and err == "\x1b[31mred\u202e\n"
+
+
+def test_grade_shows_a_programs_control_characters_visibly(qkv, tmp_path, capsys):
+    """The grade's diff and stderr hold what the program printed: no raw escape reaches the
+    terminal from `codeblanks grade` either."""
+    hostile = "import sys\nsys.stderr.write('\\x1b]0;owned\\x07')\nraise SystemExit(1)\n"
+    assert main(["grade", "query-key-value", write(tmp_path, "model.py", hostile)]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b]0;owned\\x07" in out

@@ -205,3 +205,27 @@ def test_busy_and_broken_sandboxes_are_verdicts_not_exceptions(softmax_lesson, s
     ref = asyncio.run(areference(softmax_lesson, FlakySandbox(sandbox, 2)))
     assert ref.platform_failure is None
     assert all(run.ok for run in ref.solution.values())
+
+
+def test_the_verdict_is_judged_off_the_event_loop(softmax_lesson, monkeypatch):
+    """Feedback costs what the learner's output costs: the event loop must not pay it."""
+    import importlib
+    import threading
+
+    grade_module = importlib.import_module("codeblanks.grading.grade")
+
+    threads = []
+    real = grade_module.judge
+
+    def observed(*args):
+        threads.append(threading.get_ident())
+        return real(*args)
+
+    monkeypatch.setattr(grade_module, "judge", observed)
+
+    async def main():
+        return threading.get_ident(), await agrade(softmax_lesson, softmax_lesson.exercise.starter)
+
+    loop_thread, g = asyncio.run(main())
+    assert g.verdict == "incorrect" and g.diff  # the diff was made...
+    assert threads and threads[0] != loop_thread  # ...on another thread

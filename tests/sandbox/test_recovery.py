@@ -65,10 +65,13 @@ def test_the_zygote_killed_repeatedly_under_load_recovers_every_time():
     assert verdicts <= {"ok", "sandbox-error"}, verdicts
     assert all(out in ("6\n",) for _, _, v, out in results if v == "ok")
     assert all(end - start < 5.0 for start, end, _, _ in results), "a run took far too long"
-    # Every failure is a run that was in flight (or waiting for a spare) at a kill...
+    # Every failure is a run that was in flight at a kill (or began just after it, before the
+    # supervisor saw the zygote's end)...
     for start, end, verdict, _ in results:
         if verdict == "sandbox-error":
-            assert any(start - 0.1 <= k <= end for k in kills), (start, end, kills)
-    # ...and within two seconds of each kill, runs succeed again.
+            assert any(start - 0.5 <= k <= end for k in kills), (start, end, kills)
+    # ...and soon after each kill runs succeed again: a new zygote starts (Python and NumPy
+    # imported afresh) in well under a second on a quiet machine; 3 s allows a busy CI host.
     for k in kills:
-        assert any(v == "ok" and k < s and e < k + 2.0 for s, e, v, _ in results), k
+        back = min((e - k for s, e, v, _ in results if v == "ok" and s > k), default=99.0)
+        assert back < 3.0, f"the first good run ended {back:.2f} s after a kill"

@@ -96,6 +96,35 @@ def test_api_bodies(client, body, path):
     _fine(client.post(path, body, content_type="application/json"), api=True)
 
 
+LEARNER_PATHS = [
+    f"/api/lessons/{FIRST.id}/hint",
+    f"/api/lessons/{FIRST.id}/solution",
+    f"/api/lessons/{FIRST.id}/questions/{CHOICE.id}",
+    f"/api/lessons/{FIRST.id}/questions/{BLANK.id}",
+    f"/api/lessons/{FIRST.id}/questions/{MATCH.id}",
+]
+AUTH = st.one_of(
+    st.just(""),
+    TEXT.map(lambda t: "Bearer " + t),
+    TEXT.map(lambda t: "Bearer cbt_" + t),
+    TEXT.map(lambda t: t.replace("\n", " ").replace("\r", " ")),
+)
+
+
+@FUZZ
+@given(
+    body=st.one_of(BODY, JSON_VALUE.map(lambda v: json.dumps({"answer": v, "number": v}).encode())),
+    path=st.sampled_from(LEARNER_PATHS),
+    auth=AUTH,
+)
+@example(body=b'{"number": 1}', path=LEARNER_PATHS[0], auth="Bearer cbt_" + "9" * 5000)
+@example(body=b'{"answer": [' + b"1," * 5000 + b"1]}", path=LEARNER_PATHS[4], auth="")
+def test_learner_endpoints_with_any_body_and_token(client, body, path, auth):
+    """The terminal learner's endpoints (docs/api.md), with hostile bodies and tokens."""
+    extra = {"HTTP_AUTHORIZATION": auth} if auth else {}
+    _fine(client.post(path, body, content_type="application/json", **extra), api=True)
+
+
 @FUZZ
 @given(
     path=st.one_of(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 
-from codeblanks.cli.console import UsageError, error, print_json, read_program
+from codeblanks.cli.console import UsageError, error, print_json, read_program, visible
 from codeblanks.content import catalog
 from codeblanks.content.model import Lesson
 
@@ -52,14 +52,14 @@ def _print_human(result) -> None:
     case = f", case: {result.case}" if result.case else ""
     print(f"{result.verdict} ({result.duration_ms:.0f} ms{case})")
     for message in result.feedback:
-        print(f"  - {message}")
+        print(f"  - {visible(message)}")
     if result.more:  # a mistake's explanation, held back on the web until asked for
-        print(f"  more: {result.more}")
+        print(f"  more: {visible(result.more)}")
     if result.correct:
         return
     if result.stderr.strip():
         print("stderr:")
-        print(result.stderr.rstrip("\n"))
+        print(visible(result.stderr.rstrip("\n")))
     if result.verdict != "incorrect":
         return
     # the grader's own diff (of the failing case) when it gives one, else the visible case's
@@ -75,4 +75,4 @@ def _print_human(result) -> None:
             )
         )
     if lines:
-        print("\n".join(line.rstrip("\n") for line in lines))
+        print(visible("\n".join(line.rstrip("\n") for line in lines)))

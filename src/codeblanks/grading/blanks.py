@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codeblanks.content.model import BLANK, BlankQuestion, Lesson
-from codeblanks.content.pysource import single_token, tokens
+from codeblanks.content.pysource import parse_tree, single_token, tokens
 from codeblanks.grading.cases import PARSE_ERRORS
 from codeblanks.grading.grade import run_sync
 from codeblanks.grading.reference import PLATFORM_FAILURES, cache_key, limits_for, run_one
@@ -79,7 +79,7 @@ def fill(question: BlankQuestion, answer: str) -> str | SyntaxError:
     bracketed = question.code.replace(BLANK, f"({answer})")
     for line in (bracketed, raw):
         try:
-            ast.parse(line)
+            parse_tree(line)
             return line
         except PARSE_ERRORS as exc:
             error = exc if isinstance(exc, SyntaxError) else SyntaxError(str(exc))
@@ -89,7 +89,7 @@ def fill(question: BlankQuestion, answer: str) -> str | SyntaxError:
 def build(setup: str, line: str) -> BlankProgram:
     """The program that runs ``line`` after ``setup`` and what to capture from it. A name the line
     assigns is removed first, so the setup's own value of it cannot stand in for the answer."""
-    tree = ast.parse(line)
+    tree = parse_tree(line)
     stmt = tree.body[0] if len(tree.body) == 1 else None
     if isinstance(stmt, ast.Expr):
         expr = ast.get_source_segment(line, stmt.value) or ast.unparse(stmt.value)
@@ -292,7 +292,7 @@ async def literal_that_passes(
         return None
     own_value = f"{VALUE_NAME} = ({question.answer})"  # the blank's own value, if it is one
     try:
-        ast.parse(own_value)
+        parse_tree(own_value)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None  # not an expression (`axis=-1, keepdims=True`): no single value to type in
     setup = question.setup or lesson.exercise.solution

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson, Variant
+from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.functests import with_tests
 
 VISIBLE = "visible"
@@ -81,7 +82,7 @@ def substitute(
         return code
     if tree is None:
         try:
-            tree = ast.parse(code)
+            tree = parse_tree(code)
         except PARSE_ERRORS as exc:
             return exc if isinstance(exc, SyntaxError) else SyntaxError(str(exc))
     found = find_assignments(tree, tuple(values))
@@ -116,7 +117,7 @@ def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | No
     if not variants:
         return cases, None
     try:
-        tree = ast.parse(code)
+        tree = parse_tree(code)
     except PARSE_ERRORS:
         return cases, None
     for variant in variants:

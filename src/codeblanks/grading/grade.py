@@ -107,7 +107,9 @@ async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None 
     the runs to when it shares itself fairly between learners."""
     sandbox = sandbox or get_sandbox()
     results = await agrade_runs(lesson, code, sandbox, client=client)
-    return judge(lesson, code, *results)
+    # Off the event loop: the feedback's cost (diffs, tracebacks, value comparison) depends on
+    # the learner's output, and pages and /healthz must answer meanwhile.
+    return await asyncio.to_thread(judge, lesson, code, *results)
 
 
 async def agrade_runs(

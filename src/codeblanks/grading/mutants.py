@@ -13,6 +13,7 @@ import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.cases import PARSE_ERRORS
 
 MAX_MUTANTS = 60
@@ -182,7 +183,7 @@ def mutants(
     ``printing`` (a function exercise, whose tests judge the function, not the printout) the
     constant-output mutant is left out: a right function beside a constant print is right."""
     try:
-        tree = ast.parse(solution)
+        tree = parse_tree(solution)
     except PARSE_ERRORS:
         return
     if printing:

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.cases import PARSE_ERRORS
 
 _HEADER = "Traceback (most recent call last):"
@@ -202,7 +203,7 @@ def _explain(
 
 def _names_in(code: str) -> set[str]:
     try:
-        tree = ast.parse(code)
+        tree = parse_tree(code)
     except PARSE_ERRORS:
         return set(re.findall(r"[A-Za-z_]\w*", code))
     names: set[str] = set()
@@ -234,7 +235,7 @@ def matmul_operands(code: str) -> set[str]:
     """Top-level names used as operands of ``@`` (also as ``name.T``): the run captures them so
     that a shape error can show both shapes."""
     try:
-        tree = ast.parse(code)
+        tree = parse_tree(code)
     except PARSE_ERRORS:
         return set()
     names: set[str] = set()
@@ -275,7 +276,7 @@ def _matmul(msg: str, code: str, line: int | None, values: dict[str, Any] | None
     if not values or line is None:
         return general
     try:
-        tree = ast.parse(code)
+        tree = parse_tree(code)
     except PARSE_ERRORS:
         return general
     for node in ast.walk(tree):

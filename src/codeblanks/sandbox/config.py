@@ -4,7 +4,7 @@
 |---|---|---|
 | ``CODEBLANKS_SANDBOX_SLOTS`` | 8 x cores | programs running at the same time (sharing the cores) |
 | ``CODEBLANKS_SANDBOX_PER_CLIENT`` | 4 | of those, how many one client may hold |
-| ``CODEBLANKS_SANDBOX_QUEUE`` | 64 x cores | programs that may wait for a slot; more: ``busy`` |
+| ``CODEBLANKS_SANDBOX_QUEUE`` | 512 x cores | programs that may wait for a slot; more: ``busy`` |
 | ``CODEBLANKS_SANDBOX_CLIENT_QUEUE`` | 16 | programs one client may have waiting; more: ``busy`` |
 | ``CODEBLANKS_SANDBOX_WAIT_S`` | 10 | longest wait for a slot before ``busy`` |
 | ``CODEBLANKS_SANDBOX_SPARES`` | 2 x cores + 4 | pre-forked children kept ready |
@@ -73,7 +73,7 @@ class SandboxConfig:
 
     @property
     def queue_size(self) -> int:
-        return self.queue if self.queue is not None else 64 * self.cores
+        return self.queue if self.queue is not None else 512 * self.cores
 
     @property
     def spare_count(self) -> int:
@@ -94,7 +94,7 @@ class SandboxConfig:
         memory = os.environ.get("CODEBLANKS_SANDBOX_MEMORY_MB", "").strip()
         return cls(
             slots=_int("CODEBLANKS_SANDBOX_SLOTS", 8 * _cores()),
-            queue=_int("CODEBLANKS_SANDBOX_QUEUE", 64 * _cores(), minimum=0),
+            queue=_int("CODEBLANKS_SANDBOX_QUEUE", 512 * _cores(), minimum=0),
             spares=_int("CODEBLANKS_SANDBOX_SPARES", 2 * _cores() + 4),
             modules=modules,
             unsafe=os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX", "") == "1",

@@ -18,6 +18,7 @@ import itertools
 import json
 import logging
 import os
+import queue
 import selectors
 import socket
 import subprocess
@@ -27,6 +28,7 @@ import threading
 import time
 
 from codeblanks.sandbox import seccomp
+from codeblanks.sandbox.cgroups import Cgroups, pid_of
 from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.inside import wire
 from codeblanks.sandbox.outcome import execute
@@ -56,6 +58,7 @@ class Supervisor:
         self.running = 0  # runs holding a spare right now
         self.ready: collections.deque[Spare] = collections.deque()
         self.pending: dict[str, Spare] = {}  # asked for, no HELLO yet
+        self.live_joining = 0  # said HELLO, joining their memory group
         self.live: dict[str, Spare] = {}  # not yet reaped (pending, ready, running, exiting)
         self.generation = 0
         self.closed = False
@@ -71,9 +74,26 @@ class Supervisor:
         start = 1_000_000_000 + ((os.getpid() * 8 + next(_instances)) % 1_000_000) * 1024
         self.free_uids = collections.deque(range(start, start + min(n_uids, 1024)))
         self.cooling: list[tuple[float, int]] = []  # (reusable after, uid)
+        self.cgroups: Cgroups | None = None
+        if not config.unsafe and config.cgroups:
+            pids = (config.slots + config.spare_count) * (RunLimits().threads + 4) + 64
+            name = f"{os.getpid()}-{start % 1_000_000}"
+            self.cgroups, why = Cgroups.create(name, config.tree_memory_mb, pids)
+            if self.cgroups is None:
+                log.warning(
+                    "sandbox: %s, so a run's memory is bounded by RLIMIT_AS alone (memfds are "
+                    "refused) and nothing caps the sandbox tree as a whole",
+                    why,
+                )
+        deny_memfd = self.cgroups is None
         self.filters = (
-            (seccomp.zygote_filter(), seccomp.child_filter()) if not config.unsafe else (b"", b"")
+            (seccomp.zygote_filter(), seccomp.child_filter(deny_memfd))
+            if not config.unsafe
+            else (b"", b"")
         )
+        # Spares join their memory group on a thread of their own (a move may wait for an RCU
+        # grace period), then become ready.
+        self.joining: queue.SimpleQueue[Spare | None] = queue.SimpleQueue()
         self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.sel = selectors.DefaultSelector()
         self.sel.register(self.wake_r, selectors.EVENT_READ, "wake")
@@ -86,6 +106,9 @@ class Supervisor:
             raise
         self.thread = threading.Thread(target=self._loop, name="sandbox-supervisor", daemon=True)
         self.thread.start()
+        self.joiner = threading.Thread(target=self._join_loop, name="sandbox-cgroups", daemon=True)
+        if self.cgroups is not None:
+            self.joiner.start()
         self._kick()
 
     # ---- the zygote -------------------------------------------------------------------------
@@ -115,6 +138,7 @@ class Supervisor:
             "site_packages": _site_packages(),
             "pkg_dir": INSIDE_DIR,
             "ctl_fd": theirs.fileno(),
+            "cgroup_procs": self.cgroups.procs_files() if self.cgroups else [],
         }
         proc = subprocess.Popen(
             [python, "-I", "-S", "-B", os.path.join(INSIDE_DIR, "namespaces.py"),
@@ -326,8 +350,33 @@ class Supervisor:
             spare.chan.setblocking(False)
             self.failures = 0
             self.broken = None
-            self.ready.append(spare)
-            self.ready_cond.notify()
+            if self.cgroups is None:
+                self.ready.append(spare)
+                self.ready_cond.notify()
+                return
+            self.live_joining += 1
+        self.joining.put(spare)
+
+    def _join_loop(self) -> None:
+        """Move each new spare into its uid's memory group, then offer it to runs."""
+        assert self.cgroups is not None
+        while (spare := self.joining.get()) is not None:
+            try:
+                pid = pid_of(spare.pidfd)
+                if pid is not None:
+                    group = self.cgroups.group(spare.uid)
+                    group.join(pid)
+                    spare.group = group
+            except OSError as e:
+                log.warning("a spare could not join its memory group: %s", e)
+            with self.lock:
+                self.live_joining -= 1
+                if spare.group is not None and spare.id in self.live and not spare.zygote_died:
+                    self.ready.append(spare)
+                    self.ready_cond.notify()
+                    continue
+            spare.kill()  # dead already, or unaccountable: not offered to a run
+            spare.close()
 
     def _top_up(self) -> None:
         """Ask the zygote for spares until ``spare_count`` are ready or on their way."""
@@ -337,7 +386,7 @@ class Supervisor:
                     now = time.monotonic()
                     self.free_uids.extend(uid for t, uid in self.cooling if t <= now)
                     self.cooling = [(t, uid) for t, uid in self.cooling if t > now]
-                stocked = len(self.ready) + len(self.pending)
+                stocked = len(self.ready) + len(self.pending) + self.live_joining
                 if (
                     self.closed
                     or self.ctl is None
@@ -393,11 +442,12 @@ class Supervisor:
         with self.lock:
             while not self.ready:
                 left = deadline - time.monotonic()
-                if self.closed or left <= 0 or (self.broken and not self.pending):
+                starting = self.pending or self.live_joining
+                if self.closed or left <= 0 or (self.broken and not starting):
                     return None
                 self.ready_cond.wait(min(left, 0.5))
             spare = self.ready.popleft()
-            low = len(self.ready) + len(self.pending) < self.config.cores
+            low = len(self.ready) + len(self.pending) + self.live_joining < self.config.cores
         if low:
             self._kick()
         return spare
@@ -412,12 +462,16 @@ class Supervisor:
                 return RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")
             self.running += 1
         try:
-            for _attempt in range(3):  # a spare may have died while it waited: take another
+            # A spare may have died while it waited (or with a zygote not yet seen dead): take
+            # another, as often as it takes; dead ones are cheap to skip.
+            for _attempt in range(64):
                 spare = self._take_spare()
                 if spare is None:
                     why = self.broken or "no sandbox process became ready in time"
                     return RunResult(SANDBOX_ERROR, stderr=f"The sandbox is unavailable: {why}")
                 try:
+                    if spare.group is not None:
+                        spare.group.limit(limits.memory_mb)
                     result = execute(spare, code, filename, limits, capture)
                 finally:
                     spare.kill()
@@ -452,3 +506,7 @@ class Supervisor:
             spare.close()
         os.close(self.wake_r)
         os.close(self.wake_w)
+        if self.cgroups is not None:
+            self.joining.put(None)
+            self.joiner.join(timeout=5)
+            self.cgroups.close()

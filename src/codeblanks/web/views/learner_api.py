@@ -6,6 +6,8 @@ own progress only. A bad token is 401 in words, never silently anonymous."""
 
 from __future__ import annotations
 
+import functools
+
 from asgiref.sync import sync_to_async
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -36,25 +38,37 @@ async def me(request):
     return JsonResponse({"username": who.username})
 
 
-@csrf_exempt
-async def lesson(request, lesson_id: str):
-    if bad := method_refusal(request, "GET"):
-        return bad
-    found = selectors.lesson_get(lesson_id)
-    return JsonResponse(lesson_public(found)) if found else no_lesson(lesson_id)
+def learner_endpoint(method: str):
+    """What every learner endpoint does first: the method, the lesson (404 in words), the
+    token (401 in words); the view gets ``(request, lesson, who, **kwargs)``."""
+
+    def wrap(view):
+        @csrf_exempt
+        @functools.wraps(view)
+        async def endpoint(request, lesson_id: str, **kwargs):
+            if bad := method_refusal(request, method):
+                return bad
+            found = selectors.lesson_get(lesson_id)
+            if found is None:
+                return no_lesson(lesson_id)
+            who = await bearer(request)
+            if who.refusal:
+                return refused(who)
+            return await view(request, found, who, **kwargs)
+
+        return endpoint
+
+    return wrap
 
 
-@csrf_exempt
-async def hint(request, lesson_id: str):
+@learner_endpoint("GET")
+async def lesson(request, found, who):
+    return JsonResponse(lesson_public(found))
+
+
+@learner_endpoint("POST")
+async def hint(request, found, who):
     """Hint number N (from 1) of the exercise: ``{"number": N}``."""
-    if bad := method_refusal(request, "POST"):
-        return bad
-    found = selectors.lesson_get(lesson_id)
-    if found is None:
-        return no_lesson(lesson_id)
-    who = await bearer(request)
-    if who.refusal:
-        return refused(who)
     data = json_body(request, '{"number": 1}')
     if isinstance(data, JsonResponse):
         return data
@@ -69,28 +83,15 @@ async def hint(request, lesson_id: str):
     return JsonResponse({"number": number, "of": len(hints), "text": hints[number - 1]})
 
 
-@csrf_exempt
-async def solution(request, lesson_id: str):
-    if bad := method_refusal(request, "POST"):
-        return bad
-    found = selectors.lesson_get(lesson_id)
-    if found is None:
-        return no_lesson(lesson_id)
-    who = await bearer(request)
-    if who.refusal:
-        return refused(who)
+@learner_endpoint("POST")
+async def solution(request, found, who):
     if who.learner is not None:
         await sync_to_async(services.solution_reveal)(learner=who.learner, lesson=found)
     return JsonResponse({"filename": found.exercise.filename, "solution": found.exercise.solution})
 
 
-@csrf_exempt
-async def review(request, lesson_id: str):
-    if bad := method_refusal(request, "GET"):
-        return bad
-    found = selectors.lesson_get(lesson_id)
-    if found is None:
-        return no_lesson(lesson_id)
+@learner_endpoint("GET")
+async def review(request, found, who):
     return JsonResponse({"questions": [question_review(q) for q in found.questions]})
 
 
@@ -121,19 +122,11 @@ def _answer(question, data):
     return match_picks(question, answer)
 
 
-@csrf_exempt
-async def answer(request, lesson_id: str, question_id: str):
-    if bad := method_refusal(request, "POST"):
-        return bad
-    found = selectors.lesson_get(lesson_id)
-    if found is None:
-        return no_lesson(lesson_id)
+@learner_endpoint("POST")
+async def answer(request, found, who, question_id: str):
     question = question_get(found.questions, question_id)
     if question is None:
-        return error(404, "no-such-question", f"Lesson {lesson_id!r} has no {question_id!r}.")
-    who = await bearer(request)
-    if who.refusal:
-        return refused(who)
+        return error(404, "no-such-question", f"Lesson {found.id!r} has no {question_id!r}.")
     data = json_body(request, '{"answer": 0}')
     if isinstance(data, JsonResponse):
         return data
