@@ -37,5 +37,11 @@ cp math.js "$out/math.js"
 
 node licenses.mjs "$meta" "$out/LICENSES.txt"
 
+# axe-core, for the accessibility checks of the browser tests only (never served to learners):
+# copied unchanged beside those tests, with its licence (MPL-2.0).
+tests="$here/../tests/browser/vendor"
+mkdir -p "$tests"
+cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE "$tests/"
+
 ls -l "$out/codemirror.bundle.js"
 printf 'gzipped: %s bytes\n' "$(gzip -9 -n -c "$out/codemirror.bundle.js" | wc -c)"

@@ -4,7 +4,7 @@
 //
 // Public API (templates and browser tests rely on it; keep it stable):
 //   CodeBlanksEditor.create(parent, {doc, filename, onChange, label})
-//       -> {getValue(), setValue(text), focus(), view}
+//       -> {getValue(), setValue(text), focus(), nextBlank(), blankCount(), view}
 //   CodeBlanksEditor.fromTextarea(textarea, {filename, label})
 //       -> the same kind of object; the textarea is hidden, kept in sync,
 //          and the object is stored as textarea.cbEditor and parent.cbEditor.
@@ -12,8 +12,11 @@
 // automatically on page load and after every htmx swap (htmx:load).
 
 import { EditorView, minimalSetup } from "codemirror";
-import { Compartment, EditorState } from "@codemirror/state";
+import { Compartment, EditorState, Prec } from "@codemirror/state";
 import {
+  Decoration,
+  MatchDecorator,
+  ViewPlugin,
   crosshairCursor,
   dropCursor,
   highlightActiveLine,
@@ -51,6 +54,7 @@ const layout = EditorView.theme({
     minHeight: "6em",
   },
   ".cm-content": { padding: "0.4em 0" },
+  ".cb-blank": { borderRadius: "3px", outlineWidth: "2px", outlineStyle: "dashed" },
 });
 
 // Light scheme: CodeMirror's own base colours with a slightly stronger
@@ -60,18 +64,34 @@ const light = EditorView.theme(
     "&": { backgroundColor: "#ffffff", color: "#1f2328" },
     ".cm-gutters": {
       backgroundColor: "#f6f8fa",
-      color: "#6e7781",
+      color: "#57606a", // 4.5:1 or more on the gutter (WCAG AA), also on the active line
       borderRight: "1px solid #d0d7de",
     },
     ".cm-activeLine": { backgroundColor: "#eef4ff" },
     ".cm-activeLineGutter": { backgroundColor: "#dde7f7", color: "#1f2328" },
     "&.cm-focused .cm-matchingBracket": { backgroundColor: "#c8e1c8" },
+    ".cb-blank": { backgroundColor: "#fff1c2", outlineColor: "#9a5b00", color: "#5c3600" },
   },
   { dark: false },
 );
 
 // Dark scheme: the One Dark theme (colours plus syntax highlighting).
-const dark = [oneDark, EditorView.theme({ "&": { borderColor: "var(--cb-editor-border, #4b5263)" } }, { dark: true })];
+// Our changes to it take precedence over its own rules (Prec.highest).
+const dark = [
+  oneDark,
+  Prec.highest(EditorView.theme(
+    {
+      // One Dark's own background leaves its comment grey, red and violet under 4.5:1
+      // (WCAG AA); on a darker one (the page's dark surface) every colour passes.
+      "&": { borderColor: "var(--cb-editor-border, #4b5263)", backgroundColor: "#181b24" },
+      ".cm-gutters": { backgroundColor: "#181b24", color: "#9da5b4" },
+      ".cm-activeLine": { backgroundColor: "#1b1e27" },
+      ".cm-activeLineGutter": { backgroundColor: "#1b1e27" },
+      ".cb-blank": { backgroundColor: "#4a3a12", outlineColor: "#f2c15b", color: "#ffe3a3" },
+    },
+    { dark: true },
+  )),
+];
 
 const darkQuery =
   typeof window.matchMedia === "function"
@@ -106,6 +126,53 @@ if (darkQuery) {
   }
 }
 
+// ---------------------------------------------------------------- blanks
+
+// A blank is `____` (four underscores) that is not part of a longer name: the place the
+// learner fills in. Each one is marked in the text, and Alt-J (or the page's "Go to the
+// blank" button, through editor.nextBlank()) selects the next one after the cursor.
+const BLANK = /(?<![A-Za-z0-9_])____(?![A-Za-z0-9_])/g;
+
+const blankMarks = new MatchDecorator({
+  regexp: BLANK,
+  decoration: Decoration.mark({
+    class: "cb-blank",
+    attributes: { title: "Fill this in" },
+  }),
+});
+
+const blankHighlighter = ViewPlugin.fromClass(
+  class {
+    constructor(view) {
+      this.decorations = blankMarks.createDeco(view);
+    }
+    update(update) {
+      this.decorations = blankMarks.updateDeco(update, this.decorations);
+    }
+  },
+  { decorations: (plugin) => plugin.decorations },
+);
+
+function blankRanges(state) {
+  const text = state.doc.toString();
+  const found = [];
+  for (const m of text.matchAll(BLANK)) found.push({ from: m.index, to: m.index + m[0].length });
+  return found;
+}
+
+// Selects the first blank after the selection (wrapping round); false when there is none.
+function selectNextBlank(view) {
+  const ranges = blankRanges(view.state);
+  if (!ranges.length) return false;
+  const after = view.state.selection.main.to;
+  const target = ranges.find((r) => r.from >= after) || ranges[0];
+  view.dispatch({
+    selection: { anchor: target.from, head: target.to },
+    scrollIntoView: true,
+  });
+  return true;
+}
+
 // ---------------------------------------------------------------- editor
 
 function editorExtensions(label, onChange) {
@@ -129,13 +196,22 @@ function editorExtensions(label, onChange) {
     // Tab indents.  CodeMirror's own escape hatch applies: pressing Escape
     // and then Tab (or toggling with Ctrl-M / Shift-Alt-M on macOS) moves
     // focus out of the editor, so keyboard users are never trapped.
-    keymap.of([...closeBracketsKeymap, ...searchKeymap, indentWithTab]),
+    keymap.of([
+      { key: "Alt-j", run: selectNextBlank },
+      ...closeBracketsKeymap,
+      ...searchKeymap,
+      indentWithTab,
+    ]),
+    blankHighlighter,
     python(),
     layout,
     themeSlot.of(schemeExtension()),
     EditorView.contentAttributes.of({
       "aria-label": label,
       "aria-multiline": "true",
+      // (contenteditable is focusable anyway; saying so lets checkers such as axe-core see
+      // that the scrolling editor can be reached by keyboard)
+      tabindex: "0",
       spellcheck: "false",
       autocorrect: "off",
       autocapitalize: "off",
@@ -183,6 +259,15 @@ function create(parent, options) {
     },
     focus() {
       view.focus();
+    },
+    // Selects the next blank and focuses the editor; false when the code has none left.
+    nextBlank() {
+      const moved = selectNextBlank(view);
+      if (moved) view.focus();
+      return moved;
+    },
+    blankCount() {
+      return blankRanges(view.state).length;
     },
   };
   parent.cbEditor = editor;

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; the test's own database work is sync.
@@ -25,6 +26,7 @@ FLAGS = [
 ]
 expect.set_options(timeout=20_000)  # the first run of a lesson also computes its reference
 EXPECTED_STATUS = re.compile(r"^Failed to load resource: .* status of (403|413|422|429|503)\b")
+STATUS = re.compile(r"^Failed to load resource: .* status of (\d+)\b")
 # Screenshots go outside the tracked tree unless asked for: `make screenshots` sets the folder
 # to docs/screenshots (the README's pictures).
 SCREENSHOTS = Path(
@@ -50,13 +52,20 @@ def site(live_server, page):
     """The live server's base URL. The test fails if the page logs an error: a script that
     failed, or anything the Content-Security-Policy blocked."""
     page.set_default_timeout(15_000)
+    cache.clear()  # the run-rate counts live here: each test starts with a fresh allowance
     errors = []
+
+    page.allowed_statuses = set()  # a test that visits a page answered 400 or 404 on purpose
 
     def on_console(msg):
         # Chromium logs every 4xx answer; the app answers 422/429/413 on purpose (and swaps in
         # the message), so only other errors count.
-        if msg.type == "error" and not EXPECTED_STATUS.search(msg.text):
-            errors.append(msg.text)
+        if msg.type != "error" or EXPECTED_STATUS.search(msg.text):
+            return
+        status = STATUS.search(msg.text)
+        if status and int(status.group(1)) in page.allowed_statuses:
+            return
+        errors.append(msg.text)
 
     page.on("console", on_console)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -73,3 +82,61 @@ def set_code(page, code: str) -> None:
 
 def editor_text(page) -> str:
     return page.evaluate("() => document.querySelector('textarea[name=code]').cbEditor.getValue()")
+
+
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+WIDTHS = {"desktop": DESKTOP, "phone": PHONE}
+# axe-core, vendored (frontend/build.sh copies it from the npm package): no network at run time.
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
+
+
+@pytest.fixture
+def accept_dialogs(page):
+    """Say yes to hx-confirm's questions (Playwright would otherwise dismiss them)."""
+    page.on("dialog", lambda dialog: dialog.accept())
+    return page
+
+
+def axe_violations(page) -> list[str]:
+    """The serious and critical WCAG 2.1 A/AA violations axe-core finds on the page as it is
+    now, one line each (rule, impact, first element). Evaluated through the DevTools protocol,
+    so the page's Content-Security-Policy stays as it is."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE)
+    found = page.evaluate(
+        """async () => {
+            const r = await axe.run(document, {
+                runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
+                resultTypes: ['violations'],
+            });
+            return r.violations.map(v => ({id: v.id, impact: v.impact,
+                nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}));
+        }"""
+    )
+    return [
+        f"{v['id']} ({v['impact']}) at {', '.join(v['nodes'])}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def overflow(page) -> str | None:
+    """What sticks out sideways: None when the document is no wider than the viewport, else
+    the widths and the widest elements that reach past the right edge."""
+    return page.evaluate(
+        """() => {
+            const width = document.documentElement.clientWidth;
+            if (document.documentElement.scrollWidth <= width) return null;
+            const out = [];
+            for (const el of document.querySelectorAll('body *')) {
+                const box = el.getBoundingClientRect();
+                if (box.right > width + 1 && box.width > 0) {
+                    out.push(el.tagName.toLowerCase() + (el.className ? '.' + el.className : '')
+                             + ' right=' + Math.round(box.right));
+                }
+            }
+            return `document ${document.documentElement.scrollWidth}px in ${width}px: `
+                   + out.slice(0, 5).join('; ');
+        }"""
+    )

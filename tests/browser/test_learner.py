@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from codeblanks.content import catalog
 from codeblanks.content.public import meaning_order
 
-from .conftest import SCREENSHOTS, editor_text, set_code
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, editor_text, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 QKV = "query-key-value"
@@ -22,6 +22,7 @@ def lesson():
 
 
 def test_solve_qkv_and_take_screenshots(site, page):
+    page.set_viewport_size(DESKTOP)
     page.goto(f"{site}/lessons/{QKV}/")
     expect(page.locator(".cb-editor .cm-content")).to_be_visible()
     expect(page.locator(".tab")).to_contain_text("model.py")
@@ -31,16 +32,23 @@ def test_solve_qkv_and_take_screenshots(site, page):
     expect(result).to_be_visible()
     expect(page.locator("#result")).to_contain_text("(3, 2) (3, 3) (3, 4)")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.set_viewport_size({"width": 1280, "height": 1200})
-    page.evaluate("() => document.getElementById('practice').scrollIntoView()")
     page.screenshot(path=str(SCREENSHOTS / "lesson-solved.png"))
 
     page.reload()
     expect(page.locator(".cb-editor .cm-content")).to_contain_text("Q = X @ W_q")
     expect(page.locator(".eyebrow")).to_contain_text("Exercise solved")
-    page.set_viewport_size({"width": 1280, "height": 900})
+    # The README's phone picture: the same lesson solved again at 390 px, the next lesson in sight.
+    page.set_viewport_size(PHONE)
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.locator("#result")).to_contain_text("Correct")
+    expect(page.locator(".next-lesson")).to_be_in_viewport(ratio=1)
+    page.wait_for_function("() => new Promise(r => setTimeout(() => r(true), 400))")  # scrolled
+    page.screenshot(path=str(SCREENSHOTS / "phone-lesson-solved.png"))
+
+    page.set_viewport_size(DESKTOP)
     page.goto(f"{site}/")
     expect(page.locator(".lesson-card.state-exercise-solved")).to_contain_text("Query, Key, Value")
+    expect(page.locator(".resume")).to_contain_text("Query, Key, Value")
     page.screenshot(path=str(SCREENSHOTS / "home.png"), full_page=True)
 
 

@@ -5,7 +5,7 @@ from codeblanks.web.prose import render, render_inline, render_lesson_text
 
 def test_code_is_highlighted_and_escaped():
     html = render("```python\nif a < b: print('<b>')\n```\n")
-    assert '<pre class="code" data-lang="python">' in html
+    assert '<pre class="code" tabindex="0" data-lang="python">' in html
     assert '<span class="k">if</span>' in html and "&lt;b&gt;" in html and "<b>" not in html
 
 

@@ -70,6 +70,17 @@ SETTINGS: tuple[Setting, ...] = (
         "Strict-Transport-Security max-age sent on HTTPS answers; 0 sends none.",
     ),
     Setting(
+        "CODEBLANKS_EMAIL_URL",
+        "console://",
+        "Where e-mail (password resets) goes: console://, file:///folder, or "
+        "smtp://user:pw@host:587 (STARTTLS) / smtps://user:pw@host:465.",
+    ),
+    Setting(
+        "CODEBLANKS_EMAIL_FROM",
+        "CodeBlanks <noreply@localhost>",
+        "The From address of the e-mail the site sends.",
+    ),
+    Setting(
         "CODEBLANKS_FORWARDED_ALLOW_IPS",
         "",
         "Proxy addresses whose X-Forwarded-For/-Proto are trusted (comma-separated); none by "
@@ -110,6 +121,8 @@ class Config:
     body_timeout_s: float
     hsts_seconds: int
     forwarded_allow_ips: str
+    email_url: str
+    email_from: str
 
     @property
     def local(self) -> bool:
@@ -189,6 +202,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
     key, from_env_var = _secret_key(env, data_dir)
     cache_url = env.get("CODEBLANKS_CACHE_URL") or "locmem://"
     cache(cache_url)
+    email_url = env.get("CODEBLANKS_EMAIL_URL") or "console://"
+    email(email_url)
     return Config(
         data_dir=data_dir,
         database_url=database_url,
@@ -203,6 +218,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         body_timeout_s=_seconds(env, "CODEBLANKS_BODY_TIMEOUT", 10.0),
         hsts_seconds=_int(env, "CODEBLANKS_HSTS_SECONDS", 0),
         forwarded_allow_ips=env.get("CODEBLANKS_FORWARDED_ALLOW_IPS", "").strip(),
+        email_url=email_url,
+        email_from=env.get("CODEBLANKS_EMAIL_FROM") or "CodeBlanks <noreply@localhost>",
     )
 
 
@@ -249,3 +266,41 @@ def cache(url: str) -> dict:
     if scheme in ("redis", "rediss"):
         return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
     raise ConfigError(f"CODEBLANKS_CACHE_URL: unknown scheme {scheme!r} (locmem:// or redis://)")
+
+
+def email(url: str) -> dict:
+    """Django's ``EMAIL_*`` settings for an e-mail URL: console:// prints each message on the
+    server's output, file:///folder writes one file per message there, smtp:// and smtps://
+    send through a mail server (STARTTLS on smtp://, TLS from the start on smtps://)."""
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parts.scheme == "file":
+        folder = unquote(parts.path)
+        if not folder:
+            raise ConfigError(f"CODEBLANKS_EMAIL_URL={url!r}: give a folder, file:///path")
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": folder,
+        }
+    if parts.scheme in ("smtp", "smtps"):
+        if not parts.hostname:
+            raise ConfigError(f"CODEBLANKS_EMAIL_URL={url!r}: name the mail server, smtp://host")
+        try:
+            port = parts.port or (465 if parts.scheme == "smtps" else 587)
+        except ValueError:
+            raise ConfigError(f"CODEBLANKS_EMAIL_URL={url!r}: the port is not a number") from None
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": parts.hostname,
+            "EMAIL_PORT": port,
+            "EMAIL_HOST_USER": unquote(parts.username or ""),
+            "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+            "EMAIL_USE_TLS": parts.scheme == "smtp",
+            "EMAIL_USE_SSL": parts.scheme == "smtps",
+            "EMAIL_TIMEOUT": 10,
+        }
+    raise ConfigError(
+        f"CODEBLANKS_EMAIL_URL: unknown scheme {parts.scheme!r} (console://, file:///folder, "
+        "smtp:// or smtps://)"
+    )

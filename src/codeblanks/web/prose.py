@@ -44,7 +44,8 @@ def _fence(code: str, lang: str, attrs: str) -> str:
     label = f' data-lang="{escape(lang)}"' if lang else ""
     # Starting with <pre, this is used as it is (markdown-it adds no wrapper of its own).
     body = highlight_code(code, lang)
-    return f'<pre class="code"{label}><code class="highlight">{body}</code></pre>\n'
+    # tabindex: a block wider than its box scrolls, and keyboard users must reach it to scroll.
+    return f'<pre class="code" tabindex="0"{label}><code class="highlight">{body}</code></pre>\n'
 
 
 @lru_cache(maxsize=1)

@@ -248,6 +248,73 @@ def progress_summary(learner: Learner | None) -> ProgressSummary:
 
 
 @dataclass(frozen=True)
+class LevelCount:
+    level: str
+    slug: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class CourseProgress:
+    """How far the learner is in one course: lessons complete, in all and per level."""
+
+    course: Course
+    levels: list[LevelCount]
+
+    @property
+    def done(self) -> int:
+        return sum(x.done for x in self.levels)
+
+    @property
+    def total(self) -> int:
+        return sum(x.total for x in self.levels)
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.total) if self.total else 0
+
+
+def course_progress(learner: Learner | None, course: Course) -> CourseProgress:
+    levels = course_levels(course)
+    progress = progress_map(learner, [x.uuid for _, lessons in levels for x in lessons])
+    counts = []
+    for level, lessons in levels:
+        done = sum(1 for r in lesson_rows(lessons, progress) if r.state == COMPLETE)
+        counts.append(LevelCount(level, level_slug(level), done, len(lessons)))
+    return CourseProgress(course, counts)
+
+
+@dataclass(frozen=True)
+class LessonFlow:
+    """What the learner needs right after a run: what is left in this lesson, where to go next
+    and how far the course is. Rendered on the lesson page and again after every run."""
+
+    lesson: Lesson
+    progress: Progress
+    next: Lesson | None
+    course: CourseProgress | None
+
+    @property
+    def questions_left(self) -> int:
+        return len(self.lesson.questions) - self.progress.questions_right(self.lesson)
+
+    @property
+    def complete(self) -> bool:
+        return self.progress.state(self.lesson) == COMPLETE
+
+
+def lesson_flow(learner: Learner | None, lesson: Lesson) -> LessonFlow:
+    course = course_get(lesson.course_id)
+    return LessonFlow(
+        lesson=lesson,
+        progress=progress_get(learner, lesson),
+        next=lesson_neighbours(lesson)[1],
+        course=course_progress(learner, course) if course else None,
+    )
+
+
+@dataclass(frozen=True)
 class HintsView:
     """What the hints block shows: the revealed hints, numbered, and the next one to ask for."""
 
@@ -297,6 +364,7 @@ class LessonPage:
     previous: Lesson | None
     next: Lesson | None
     questions: list[QuestionView]
+    flow: LessonFlow
     hints: HintsView | None = None  # the exercise's hints (None: it has none)
     question_hints: list[HintsView | None] = field(default_factory=list)  # one per question
 
@@ -312,11 +380,12 @@ class LessonPage:
 
 
 def lesson_page(learner: Learner | None, lesson: Lesson) -> LessonPage:
-    progress = progress_get(learner, lesson)
+    flow = lesson_flow(learner, lesson)
+    progress = flow.progress
     previous, following = lesson_neighbours(lesson)
     return LessonPage(
         lesson=lesson,
-        course=course_get(lesson.course_id),
+        course=flow.course.course if flow.course else None,
         progress=progress,
         code=progress.code if progress.code is not None else lesson.exercise.starter,
         previous=previous,
@@ -325,8 +394,41 @@ def lesson_page(learner: Learner | None, lesson: Lesson) -> LessonPage:
             question_view(q, n, progress.answers.get(q.id))
             for n, q in enumerate(lesson.questions, 1)
         ],
+        flow=flow,
         hints=exercise_hints(lesson, progress) if lesson.exercise.hints else None,
         question_hints=[
             question_hints(lesson, q, progress) if q.hints else None for q in lesson.questions
         ],
     )
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Where "continue where you left off" leads: the lesson and why."""
+
+    lesson: Lesson
+    finished: Lesson | None = None  # set when the last one worked on is complete: this follows it
+
+
+def resume_point(learner: Learner | None) -> Resume | None:
+    """The lesson this learner last worked on, or the next one when that one is complete;
+    None for a learner who has not started (or has finished the course they were in)."""
+    if learner is None:
+        return None
+    latest = (
+        LessonProgress.objects.filter(**learner.owner)
+        .order_by("-updated_at")
+        .values_list("lesson_uuid", flat=True)
+        .first()
+    )
+    lesson = next((x for x in lesson_list() if x.uuid == latest), None) if latest else None
+    if lesson is None:
+        return None
+    if progress_get(learner, lesson).state(lesson) != COMPLETE:
+        return Resume(lesson)
+    following = lesson_neighbours(lesson)[1]
+    while following is not None:
+        if progress_get(learner, following).state(following) != COMPLETE:
+            return Resume(following, finished=lesson)
+        following = lesson_neighbours(following)[1]
+    return None

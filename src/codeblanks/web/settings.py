@@ -101,6 +101,11 @@ AXES_USERNAME_CALLABLE = "codeblanks.web.views.accounts.axes_username"
 AXES_LOCKOUT_CALLABLE = "codeblanks.web.views.accounts.locked_out"
 AXES_VERBOSE = False
 
+# E-mail (password resets): CODEBLANKS_EMAIL_URL, printed on the console unless set.
+globals().update(_config.email(CONFIG.email_url))
+DEFAULT_FROM_EMAIL = CONFIG.email_from
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -1,5 +1,6 @@
-"""Sign up, log in, log out. Whatever an anonymous visitor did before is moved onto the account
-(``services.learner_claim``) the moment they sign up or log in."""
+"""Sign up, log in, log out, the account page (e-mail, change password, delete the account), and
+password reset by e-mail (Django's own views). Whatever an anonymous visitor did before is moved
+onto the account (``services.learner_claim``) the moment they sign up or log in."""
 
 from __future__ import annotations
 
@@ -7,14 +8,21 @@ import ipaddress
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from codeblanks.web import services
+from codeblanks.web.account_forms import (
+    DeleteAccountForm,
+    EmailForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    SignupForm,
+)
 from codeblanks.web.learners import SESSION_KEY, anon_key_from_session
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -56,7 +64,7 @@ def locked_out(request, original_response=None, credentials=None):
         "each try before then starts the wait again. Forgot the password? Ask the site's "
         "administrator to set a new one."
     )
-    return render(request, "registration/locked_out.html", {"text": text, "wait": wait}, status=429)
+    return render(request, "accounts/locked_out.html", {"text": text, "wait": wait}, status=429)
 
 
 def _next_url(request) -> str:
@@ -76,7 +84,7 @@ def _login_and_claim(request, user) -> None:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         _login_and_claim(request, user)
@@ -84,13 +92,14 @@ def signup(request):
     status = 400 if request.method == "POST" else 200
     return render(
         request,
-        "registration/signup.html",
+        "accounts/signup.html",
         {"form": form, "next": _next_url(request)},
         status=status,
     )
 
 
 class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
     def form_valid(self, form):
@@ -100,3 +109,61 @@ class LoginView(auth_views.LoginView):
 
 class LogoutView(auth_views.LogoutView):
     pass
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def account(request):
+    """The account page: the e-mail address (where a reset link goes) and the ways out."""
+    form = EmailForm(request.POST or None, instance=request.user)
+    saved = False
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        saved = True
+    status = 400 if request.method == "POST" and not saved else 200
+    return render(request, "accounts/account.html", {"form": form, "saved": saved}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def account_delete(request):
+    """Delete the account with everything kept for it (progress, answers, runs, tokens: their
+    rows cascade), after the password is given again."""
+    form = DeleteAccountForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = request.user
+        logout(request)
+        user.delete()
+        return render(request, "accounts/account_deleted.html")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "accounts/account_delete.html", {"form": form}, status=status)
+
+
+# Django's own views with our templates (accounts/, not registration/, which the admin's
+# templates would win over) and our forms.
+class PasswordChangeView(auth_views.PasswordChangeView):
+    form_class = PasswordChangeForm
+    template_name = "accounts/password_change_form.html"
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset_form.html"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    email_template_name = "accounts/password_reset_email.txt"
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    form_class = SetPasswordForm
+    template_name = "accounts/password_reset_confirm.html"
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"

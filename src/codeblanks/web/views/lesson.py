@@ -18,10 +18,12 @@ from codeblanks.web.views.common import client_address, lesson_or_404
 from codeblanks.web.views.hints import escalate
 
 LESSON = "codeblanks/lesson.html"
-RUN_RESULT = "codeblanks/partials/run_result.html"
+# htmx answers: the part that was asked for, plus the lesson's flow (what is left, the next
+# lesson, the course's progress) swapped out of band, since a run or an answer can change it.
+RUN_RESPONSE = "codeblanks/partials/run_response.html"
 EDITOR = "codeblanks/partials/editor.html"
 SOLUTION = "codeblanks/partials/solution.html"
-QUESTION = "codeblanks/partials/question.html"
+QUESTION_RESPONSE = "codeblanks/partials/question_response.html"
 CONFIRM = "codeblanks/solution_confirm.html"
 REVIEW = "codeblanks/review.html"
 
@@ -65,7 +67,8 @@ async def lesson_run(request, lesson_id: str):
     }
     status = outcome.refusal.status if outcome.refusal else 200
     if request.htmx:
-        return await sync_to_async(render)(request, RUN_RESULT, context, status=status)
+        context["flow"] = await sync_to_async(selectors.lesson_flow)(learner, lesson)
+        return await sync_to_async(render)(request, RUN_RESPONSE, context, status=status)
 
     def full_page():
         ctx = _page(request, lesson, **context)
@@ -126,8 +129,10 @@ async def question_answer(request, lesson_id: str, question_id: str):
                 question, number, answer=answer, correct=outcome.correct, message=outcome.message
             )
     if request.htmx:
-        ctx = {"lesson": lesson, "q": view}
-        return await sync_to_async(render)(request, QUESTION, ctx, status=status)
+        who = await sync_to_async(learner_from_request)(request)
+        flow = await sync_to_async(selectors.lesson_flow)(who, lesson)
+        ctx = {"lesson": lesson, "q": view, "flow": flow}
+        return await sync_to_async(render)(request, QUESTION_RESPONSE, ctx, status=status)
     if status == 200:
         return redirect(reverse("lesson", args=[lesson.id]) + f"#{view.dom_id}")
 

@@ -13,8 +13,12 @@ from codeblanks.web.learners import learner_from_request
 
 @require_safe
 def home(request):
-    overview = selectors.course_overview(learner_from_request(request))
-    return render(request, "codeblanks/home.html", {"overview": overview})
+    learner = learner_from_request(request)
+    context = {
+        "overview": selectors.course_overview(learner),
+        "resume": selectors.resume_point(learner),
+    }
+    return render(request, "codeblanks/home.html", context)
 
 
 @require_safe

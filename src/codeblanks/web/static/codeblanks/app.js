@@ -1,7 +1,8 @@
 // CodeBlanks' own page behaviour. Everything works without it; it only adds comfort:
 //   Ctrl/Cmd+Enter in the lesson editor runs the program;
 //   "Show line N in the editor" after an error moves the editor's cursor there;
-//   after a run, the result is scrolled into view;
+//   "Go to the blank" (shown while the code has a ____ in it) selects the next blank;
+//   after a run, the result (or the lesson-complete panel) is scrolled into view;
 //   after checking an answer, focus moves to the verdict, so screen readers read it out
 //   (the question is replaced as a whole, and a live region that is new is not announced).
 // The editor itself (CodeMirror) upgrades <textarea data-codeblanks-editor> on its own
@@ -37,6 +38,24 @@
     editor.focus();
   });
 
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".goto-blank");
+    var editor = button && editorOf(document.getElementById("run-form"));
+    if (editor && editor.nextBlank) editor.nextBlank();
+  });
+
+  // The button is there only while there is a blank to go to.
+  function showBlankButton() {
+    var form = document.getElementById("run-form");
+    var button = form && form.querySelector(".goto-blank");
+    var editor = editorOf(form);
+    if (button && editor && editor.blankCount) button.hidden = editor.blankCount() === 0;
+  }
+  document.addEventListener("DOMContentLoaded", showBlankButton);
+  document.addEventListener("htmx:afterSettle", showBlankButton);
+  document.addEventListener("input", showBlankButton);
+  document.addEventListener("keyup", showBlankButton);
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var old = event.detail && event.detail.target;
     if (!old || !old.id || old.id.indexOf("q-") !== 0) return;
@@ -46,11 +65,15 @@
     feedback.focus();
   });
 
-  document.addEventListener("htmx:afterSwap", function (event) {
+  // After a run, bring the news into view: the lesson-complete panel (with the next lesson)
+  // when the run solved it, else the result. Only when it is out of sight (phones, mostly).
+  document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail && event.detail.target;
-    if (target && target.id === "result" && target.scrollIntoView) {
-      var box = target.getBoundingClientRect();
-      if (box.top > window.innerHeight - 80) target.scrollIntoView({ behavior: "smooth", block: "start" });
+    if (!target || target.id !== "result") return;
+    var news = document.querySelector("#lesson-flow .lesson-done") || target;
+    var box = news.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 80) {
+      news.scrollIntoView({ behavior: "smooth", block: "start" });
     }
   });
 })();

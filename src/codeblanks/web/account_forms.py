@@ -1,0 +1,70 @@
+"""The account forms: Django's own, with two changes. An e-mail address can be given at sign-up
+(optional; it is what a password reset is sent to), and a password the validators refuse is
+reported under the password field itself, not under its confirmation."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth.models import User
+
+
+class _ErrorsUnderFirstPassword:
+    """Django validates the second password field (``password2``) and puts "too short" under
+    "Password confirmation"; the learner typed the password in the first one."""
+
+    def validate_password_for_user(self, user, password_field_name="password2"):
+        super().validate_password_for_user(user, password_field_name.replace("2", "1"))
+
+
+class SignupForm(_ErrorsUnderFirstPassword, auth_forms.UserCreationForm):
+    email = forms.EmailField(
+        label="E-mail (optional)",
+        required=False,
+        help_text="Only used to send you a link if you forget your password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(auth_forms.UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class PasswordChangeForm(_ErrorsUnderFirstPassword, auth_forms.PasswordChangeForm):
+    pass
+
+
+class SetPasswordForm(_ErrorsUnderFirstPassword, auth_forms.SetPasswordForm):
+    pass
+
+
+class EmailForm(forms.ModelForm):
+    email = forms.EmailField(
+        label="E-mail",
+        required=False,
+        help_text="Leave empty to have none; then a forgotten password cannot be reset.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta:
+        model = User
+        fields = ("email",)
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting an account asks for its password, so a borrowed open session cannot do it."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.", code="wrong_password")
+        return password
