@@ -197,7 +197,8 @@ def database(url: str) -> dict:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
-            "OPTIONS": dict(parse_qsl(parts.query)),  # e.g. ?sslmode=require
+            # e.g. ?sslmode=require; a database that is away is told within seconds, not minutes
+            "OPTIONS": {"connect_timeout": "5", **dict(parse_qsl(parts.query))},
             "CONN_HEALTH_CHECKS": True,
         }
     raise ConfigError(f"CODEBLANKS_DATABASE_URL: unknown scheme {parts.scheme!r}")
@@ -212,5 +213,10 @@ def cache(url: str) -> dict:
             "LOCATION": "codeblanks",
         }
     if scheme in ("redis", "rediss"):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            # A Redis that is away costs a request at most this long (then: no rate limit).
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
     raise ConfigError(f"CODEBLANKS_CACHE_URL: unknown scheme {scheme!r} (locmem:// or redis://)")

@@ -24,6 +24,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "codeblanks.web.outages.database_outage",  # a 500 while the database is away: 503 in words
     "django.middleware.security.SecurityMiddleware",
     "codeblanks.web.middleware.StaticFiles",
     "codeblanks.web.middleware.security_headers",
