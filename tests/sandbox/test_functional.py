@@ -225,7 +225,7 @@ def test_settings_come_from_the_environment(monkeypatch):
     monkeypatch.delenv("CODEBLANKS_UNSAFE_NO_SANDBOX", raising=False)
     c = SandboxConfig.from_env()
     assert (c.slots, c.queue_size, c.spare_count, c.modules, c.unsafe) == (
-        3, 0, 10, ("numpy", "json"), False
+        3, 0, 2 * (os.cpu_count() or 1) + 4, ("numpy", "json"), False
     )  # fmt: skip
     monkeypatch.setenv("CODEBLANKS_SANDBOX_SLOTS", "many")
     try:

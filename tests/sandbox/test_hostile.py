@@ -30,6 +30,18 @@ def test_sleep_times_out_on_the_wall_clock(run):
     assert r.verdict == "timeout" and r.stdout == "start\n"
 
 
+def test_a_loop_is_stopped_at_its_cpu_limit_to_the_tenth_of_a_second(run):
+    r = run("while True:\n    pass\n", limits=RunLimits(wall_s=20, cpu_s=0.3))
+    assert r.verdict == "timeout" and "0.3 s of CPU time" in r.stderr, r
+    assert r.duration_ms < 3000  # 0.3 s of CPU, however busy the machine: not 20 s of wall
+
+
+def test_catching_the_cpu_timer_does_not_buy_more_than_a_second(run):
+    code = "import signal\nsignal.signal(signal.SIGPROF, signal.SIG_IGN)\nwhile True:\n    pass\n"
+    r = run(code, limits=RunLimits(wall_s=20, cpu_s=0.3))
+    assert r.verdict == "timeout" and "CPU time" in r.stderr and r.duration_ms < 8000, r
+
+
 def test_cpu_burning_threads_hit_the_cpu_limit(run):
     code = (
         "import threading, signal\n"
@@ -417,3 +429,81 @@ def test_a_concurrent_run_cannot_spy_on_another(sandbox):
 def test_a_forged_report_cannot_hurt_the_supervisor(run, forgery):
     r = run(f"import os\nprint('hi', flush=True)\n{forgery}\n", capture=("x",))
     assert r.verdict in ("ok", "error") and r.values == {}
+
+
+# -- the report channel and the values: every byte from the child is hostile -------------------
+
+FRAME = (
+    "import os, struct, json\n"
+    "def frame(header, blobs=b''):\n"
+    "    head = header if isinstance(header, bytes) else json.dumps(header).encode()\n"
+    "    os.write(4, b'D' + struct.pack('>I', len(head)) + head + blobs)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "forgery",
+    [
+        "os.write(4, b'garbage that is not a frame at all')",
+        "frame(b'[' * 30000 + b']' * 30000)",  # nested past the JSON parser's recursion limit
+        "frame({'status': 'zero', 'kind': 5, 'values': [[1, 2, 'x']]})",  # wrongly typed
+        "frame({'status': 0, 'values': [['x', 'npy', -5]]})",  # a negative size
+        "frame({'status': 0, 'values': [['x', 'npy', 1 << 40]]})",  # 1 TiB of values
+        "frame({'status': 0, 'values': [['x', 'npy', 0]] * 5000})",  # too many values
+        "frame({'status': 0, 'values': []}, b'trailing bytes')",  # more than it announced
+    ],
+    ids=["not-a-frame", "deep", "wrong-types", "negative", "tebibyte", "many", "trailing"],
+)
+def test_a_forged_frame_is_the_learners_error_with_a_clear_message(run, forgery):
+    r = run(FRAME + "print('before', flush=True)\n" + forgery + "\nimport time\ntime.sleep(5)\n",
+            capture=("x",))  # fmt: skip
+    assert r.verdict == "error" and r.stdout == "before\n", r
+    assert "garbage to the sandbox's report channel" in r.stderr and r.values == {}
+    assert r.duration_ms < 4000  # stopped at once, not at the wall clock
+
+
+def _npy(header: str, data: bytes = b"") -> str:
+    head = header.encode().ljust(118, b" ") + b"\n"
+    return repr(b"\x93NUMPY\x01\x00" + len(head).to_bytes(2, "little") + head + data)
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [
+        # 8 TiB announced, 16 bytes sent: nothing is allocated for it
+        _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }", b"x" * 16),
+        _npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", b"x" * 8),  # short
+        _npy("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", b"x" * 8),  # objects
+        _npy("{'descr': " + "[" * 3000 + "]" * 3000 + ", 'shape': (1,)}"),  # nested header
+        _npy("{'descr': 5, 'fortran_order': 'no', 'shape': 'wide', }"),  # wrongly typed
+        repr(b"\x93NUMPY\x07\x00garbage"),  # an unknown format version
+    ],
+    ids=["8-tib", "short", "objects", "nested", "wrong-types", "version"],
+)
+def test_a_forged_npy_value_is_unreadable_not_a_crash(run, blob):
+    header = "{'status': 0, 'kind': 'exit', 'values': [['A', 'npy', len(b)]]}"
+    code = FRAME + f"b = {blob}\nframe({header}, b)\n"
+    start = time.perf_counter()
+    r = run(code + "import time\ntime.sleep(5)\n", capture=("A",))
+    assert r.verdict == "ok" and r.values == {"A": "<unreadable value>"}, r
+    assert time.perf_counter() - start < 4  # no 8 TiB allocation, no wait for the wall clock
+
+
+def test_a_true_npy_value_still_arrives_intact(run):
+    r = run("import numpy as np\nA = np.arange(12.0).reshape(3, 4).T\n", capture=("A",))
+    assert r.verdict == "ok" and r.values["A"].shape == (4, 3)
+    assert r.values["A"][3, 2] == 11.0 and r.values["A"].flags.writeable
+
+
+def test_a_program_that_closes_its_own_channels_is_judged_on_what_it_did(run):
+    code = (
+        "import os, time\nprint('did the work', flush=True)\n"
+        "os.close(1)\nos.close(2)\nos.close(4)\ntime.sleep(0.5)\n"
+    )
+    r = run(code, limits=RunLimits(wall_s=3))
+    assert (r.verdict, r.stdout, r.exit_code) == ("ok", "did the work\n", 0), r
+    assert r.duration_ms >= 450  # it was left to finish, not killed when the channels closed
+    r = run(code + "raise SystemExit(3)\n", limits=RunLimits(wall_s=3))
+    assert (r.verdict, r.exit_code) == ("error", 3), r
+    r = run(code.replace("time.sleep(0.5)", "time.sleep(30)"), limits=RunLimits(wall_s=1))
+    assert r.verdict == "timeout", r

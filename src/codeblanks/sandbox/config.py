@@ -1,10 +1,14 @@
-"""The sandbox's settings, read once from the environment.
+"""The sandbox's settings, read once from the environment (docs/settings.md, docs/sandbox.md).
 
 | variable | default | meaning |
 |---|---|---|
-| ``CODEBLANKS_SANDBOX_SLOTS`` | number of cores | programs running at the same time |
-| ``CODEBLANKS_SANDBOX_QUEUE`` | 8 x slots | programs that may wait for a slot; more: ``busy`` |
-| ``CODEBLANKS_SANDBOX_SPARES`` | 2 x slots + 4 | pre-forked children kept ready |
+| ``CODEBLANKS_SANDBOX_SLOTS`` | 8 x cores | programs running at the same time (sharing the cores) |
+| ``CODEBLANKS_SANDBOX_PER_CLIENT`` | 4 | of those, how many one client may hold |
+| ``CODEBLANKS_SANDBOX_QUEUE`` | 64 x cores | programs that may wait for a slot; more: ``busy`` |
+| ``CODEBLANKS_SANDBOX_CLIENT_QUEUE`` | 16 | programs one client may have waiting; more: ``busy`` |
+| ``CODEBLANKS_SANDBOX_WAIT_S`` | 10 | longest wait for a slot before ``busy`` |
+| ``CODEBLANKS_SANDBOX_SPARES`` | 2 x cores + 4 | pre-forked children kept ready |
+| ``CODEBLANKS_SANDBOX_MEMORY_MB`` | half the RAM | memory of the whole sandbox tree (cgroup) |
 | ``CODEBLANKS_SANDBOX_MODULES`` | ``numpy`` | comma-separated modules imported once in the zygote |
 | ``CODEBLANKS_UNSAFE_NO_SANDBOX`` | unset | ``1``: NO isolation, for one user on loopback only |
 """
@@ -13,6 +17,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+
+
+def _cores() -> int:
+    return os.cpu_count() or 1
+
+
+def _ram_mb() -> int:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (ValueError, OSError):
+        return 4096
 
 
 def _int(name: str, default: int, minimum: int = 1) -> int:
@@ -25,36 +40,66 @@ def _int(name: str, default: int, minimum: int = 1) -> int:
         raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
 
 
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not value > 0:
+        raise ValueError(f"{name} must be more than 0 seconds, not {raw!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class SandboxConfig:
-    slots: int = field(default_factory=lambda: os.cpu_count() or 1)
+    slots: int = field(default_factory=lambda: 8 * _cores())
     queue: int | None = None
     spares: int | None = None
     modules: tuple[str, ...] = ("numpy",)
     unsafe: bool = False
     disk_kib: int = 32 * 1024  # size of each run's private tmpfs: caps disk filling
+    per_client: int = 4  # one grade (the visible case and three variants) at once
+    client_queue: int = 16
+    wait_s: float = 10.0
+    memory_mb: int | None = None  # the whole tree; None: half the RAM
+    cgroups: bool = True  # False: rlimits only, even where cgroup v1 controllers exist
+
+    @property
+    def cores(self) -> int:
+        return _cores()
 
     @property
     def queue_size(self) -> int:
-        return self.queue if self.queue is not None else 8 * self.slots
+        return self.queue if self.queue is not None else 64 * self.cores
 
     @property
     def spare_count(self) -> int:
-        return self.spares if self.spares is not None else 2 * self.slots + 4
+        return self.spares if self.spares is not None else 2 * self.cores + 4
+
+    @property
+    def tree_memory_mb(self) -> int:
+        return self.memory_mb if self.memory_mb is not None else _ram_mb() // 2
 
     @classmethod
     def from_env(cls) -> SandboxConfig:
-        slots = _int("CODEBLANKS_SANDBOX_SLOTS", os.cpu_count() or 1)
         raw_modules = os.environ.get("CODEBLANKS_SANDBOX_MODULES")
         modules = (
             tuple(m.strip() for m in raw_modules.split(",") if m.strip())
             if raw_modules is not None
             else ("numpy",)
         )
+        memory = os.environ.get("CODEBLANKS_SANDBOX_MEMORY_MB", "").strip()
         return cls(
-            slots=slots,
-            queue=_int("CODEBLANKS_SANDBOX_QUEUE", 8 * slots, minimum=0),
-            spares=_int("CODEBLANKS_SANDBOX_SPARES", 2 * slots + 4),
+            slots=_int("CODEBLANKS_SANDBOX_SLOTS", 8 * _cores()),
+            queue=_int("CODEBLANKS_SANDBOX_QUEUE", 64 * _cores(), minimum=0),
+            spares=_int("CODEBLANKS_SANDBOX_SPARES", 2 * _cores() + 4),
             modules=modules,
             unsafe=os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX", "") == "1",
+            per_client=_int("CODEBLANKS_SANDBOX_PER_CLIENT", 4),
+            client_queue=_int("CODEBLANKS_SANDBOX_CLIENT_QUEUE", 16, minimum=0),
+            wait_s=_float("CODEBLANKS_SANDBOX_WAIT_S", 10.0),
+            memory_mb=_int("CODEBLANKS_SANDBOX_MEMORY_MB", 0, minimum=64) if memory else None,
         )

@@ -11,7 +11,7 @@ import signal
 import time
 from dataclasses import asdict
 
-from codeblanks.sandbox import wire
+from codeblanks.sandbox.inside import wire
 from codeblanks.sandbox.result import (
     ERROR,
     MEMORY_LIMIT,
@@ -27,24 +27,45 @@ from codeblanks.sandbox.spare import Spare
 CUT_MARKER = "\n[... output cut: the program printed more than {} KiB ...]\n"
 
 
-def _decode_values(meta: list, blobs: bytes) -> dict:
+def _decode_npy(blob: bytes):
+    """A NumPy array from ``.npy`` bytes the learner's process wrote, or None if they are not a
+    plain array of numbers whose header agrees with its size. The header is read (bounded by
+    NumPy's own header limit) before anything is allocated, so a header announcing 8 TiB costs
+    nothing; pickles are never loaded."""
     import numpy as np
+    from numpy.lib import format as npy
 
+    stream = io.BytesIO(blob)
+    try:
+        major, _minor = npy.read_magic(stream)
+        if major == 1:
+            shape, fortran, dtype = npy.read_array_header_1_0(stream)
+        elif major in (2, 3):
+            shape, fortran, dtype = npy.read_array_header_2_0(stream)
+        else:
+            return None
+        if dtype.hasobject or dtype.kind not in "biufc" or dtype.fields is not None:
+            return None
+        count = 1
+        for dim in shape:
+            count *= dim
+        data = blob[stream.tell() :]
+        if count * dtype.itemsize != len(data):
+            return None
+        flat = np.frombuffer(data, dtype=dtype, count=count)
+        return flat.reshape(shape, order="F" if fortran else "C").copy()
+    except Exception:  # any malformed header: the learner's bytes, the learner's problem
+        return None
+
+
+def _decode_values(meta: list, blobs: bytes) -> dict:
     values, offset = {}, 0
-    for entry in meta:
-        if not (isinstance(entry, list) and len(entry) == 3):
-            break
-        name, kind, size = entry
+    for name, kind, size in meta:  # typed and bounded by wire.ReportReader
         blob = blobs[offset : offset + size]
         offset += size
-        if not isinstance(name, str):
-            continue
         if kind == "npy":
-            try:
-                # allow_pickle=False: bytes from the learner's process never reach pickle.
-                values[name] = np.load(io.BytesIO(blob), allow_pickle=False)
-            except (ValueError, OSError, EOFError):
-                values[name] = "<unreadable value>"
+            array = _decode_npy(blob)
+            values[name] = "<unreadable value>" if array is None else array
         elif kind == "repr":
             values[name] = blob.decode("utf-8", "replace")
     return values
@@ -72,7 +93,12 @@ def execute(
     Done means: the DONE report is in and stdout/stderr are closed (the child closes them itself
     before reporting, so we never wait for its teardown), or the wall clock ran out, or a stream
     passed its cap. Everything read from the child is capped before it is kept."""
-    request = wire.encode_request(filename, asdict(limits), list(capture), code)
+    lim = asdict(limits)
+    if spare.group is not None:
+        # The memory group counts what the program really holds; the address space only has
+        # to stop absurd reservations (mappings overstate memory, NumPy reserves generously).
+        lim["address_mb"] = 2 * limits.memory_mb
+    request = wire.encode_request(filename, lim, list(capture), code)
     if len(request) > wire.MAX_CODE_BYTES:
         return RunResult(ERROR, stderr="The program is too large (over 1 MiB).")
     cap = limits.output_bytes
@@ -94,7 +120,7 @@ def execute(
         os.set_blocking(fd, False)
         sel.register(fd, selectors.EVENT_READ)
     sel.register(spare.chan, selectors.EVENT_READ)
-    chan_buf = bytearray()
+    report = wire.ReportReader()
     done: tuple[dict, bytes] | None = None
     forced: str | None = None
     end = None
@@ -120,13 +146,12 @@ def execute(
                     if not data:
                         sel.unregister(spare.chan)
                         continue
-                    chan_buf += data
-                    if len(chan_buf) > wire.MAX_VALUES_BYTES + 65536:
-                        forced = ERROR  # a forged, oversized report: stop the program
+                    state = report.feed(data)
+                    if state == "garbage":
+                        forced = ERROR  # a forged or oversized report: stop the program
                         break
-                    size = wire.done_size(bytes(chan_buf))
-                    if size is not None and (size < 0 or len(chan_buf) >= size):
-                        done = wire.decode_done(bytes(chan_buf)) if size >= 0 else None
+                    if state == "done":
+                        done = report.header or {}, report.blobs()
                         end = time.perf_counter()
                         sel.unregister(spare.chan)
                         spare.kill()  # it is about to exit anyway; leftover threads go too
@@ -147,6 +172,11 @@ def execute(
                 break
     finally:
         sel.close()
+    # Every channel is closed but no report came: the program closed them itself, or it
+    # ended. Judge it on how it ends (within its time), not by killing it now.
+    left_ms = max(0, int((deadline - time.perf_counter()) * 1000))
+    if done is None and forced is None and not alive.poll(left_ms):
+        forced = TIMEOUT
     if end is None:
         end = time.perf_counter()
     spare.kill()
@@ -170,7 +200,7 @@ def execute(
         header, blobs = done
         status = header.get("status")
         status = status if isinstance(status, int) else 1
-        values = _decode_values(header.get("values") or [], blobs) if capture else {}
+        values = _decode_values(header.get("values", []), blobs) if capture else {}
         if header.get("kind") == "memory":
             note = f"stopped: the program used more than {limits.memory_mb} MiB of memory"
             return RunResult(MEMORY_LIMIT, stdout, _with_note(stderr, note), exit_code=status,
@@ -192,7 +222,11 @@ def execute(
         return RunResult(OK if code_ == 0 else ERROR, stdout, stderr, exit_code=code_,
                          duration_ms=ms)  # fmt: skip
     sig = os.WTERMSIG(status)
-    if sig == signal.SIGXCPU or spare.cpu_ms >= limits.cpu_s * 1000:
+    if sig == signal.SIGKILL and spare.group is not None and spare.group.oom_killed():
+        note = f"stopped: the program used more than {limits.memory_mb} MiB of memory"
+        return RunResult(MEMORY_LIMIT, stdout, _with_note(stderr, note), signal=sig,
+                         duration_ms=ms)  # fmt: skip
+    if sig in (signal.SIGPROF, signal.SIGXCPU) or spare.cpu_ms >= limits.cpu_s * 1000:
         note = f"stopped: the program used more than {limits.cpu_s:g} s of CPU time"
         return RunResult(TIMEOUT, stdout, _with_note(stderr, note), signal=sig, duration_ms=ms)
     if sig == signal.SIGSYS:

@@ -24,8 +24,11 @@ VERDICTS = (OK, ERROR, TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT, BUSY, SANDBOX_ERROR)
 class RunLimits:
     """Limits of one run. Defaults suit NumPy lessons; lessons may override some."""
 
-    wall_s: float = 5.0
-    cpu_s: float = 5.0
+    # A lesson's program needs milliseconds of CPU: 2 s is a hundred times the slowest we ship,
+    # and every runaway loop costs the node exactly this much. The wall clock, twice that,
+    # leaves room for sharing the cores with other runs. Lessons may ask for less (or more).
+    wall_s: float = 4.0
+    cpu_s: float = 2.0
     memory_mb: int = 768
     output_bytes: int = 64 * 1024  # kept per stream; the rest is cut with a marker
     file_size_mb: int = 8

@@ -107,9 +107,11 @@ def zygote_filter() -> bytes:
     return _export(f)
 
 
-def child_filter() -> bytes:
+def child_filter(deny_memfd: bool = False) -> bytes:
+    """``deny_memfd``: where no memory cgroup counts a run's pages, memfd pages would escape
+    every limit (RLIMIT_AS counts mappings only), so memfds are refused instead."""
     f = _new()
-    _deny(f, CHILD_DENY)
+    _deny(f, CHILD_DENY + (("memfd_create", "memfd_secret") if deny_memfd else ()))
     # clone() only for threads: a fork bomb gets EPERM, a thread bomb hits RLIMIT_NPROC.
     f.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
     # clone3's flags live in memory seccomp cannot read: ENOSYS makes glibc fall back to clone.

@@ -1,8 +1,12 @@
 """The sandbox's public face: ``Sandbox`` and the process-wide ``get_sandbox()``.
 
-    Sandbox.run(code, *, filename="main.py", limits=None, capture=()) -> RunResult
+    Sandbox.run(code, *, filename="main.py", limits=None, capture=(), client=None) -> RunResult
     await Sandbox.arun(...)        same, without blocking the event loop
     Sandbox.close()
+
+``client`` names whom a run is for (a learner's session, an API caller's address): the
+``Scheduler`` shares the slots fairly between clients, and a run waits for one (a bounded
+time) rather than being refused at the first burst.
 
 Errors:
     SandboxUnavailable  raised when the sandbox starts on a machine that cannot isolate programs
@@ -23,7 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.preflight import SandboxUnavailable, isolation_problem
-from codeblanks.sandbox.result import RunLimits, RunResult
+from codeblanks.sandbox.result import BUSY, RunLimits, RunResult
+from codeblanks.sandbox.scheduler import Scheduler, Ticket
 from codeblanks.sandbox.supervisor import Supervisor
 
 __all__ = ["Sandbox", "SandboxUnavailable", "get_sandbox"]
@@ -54,8 +59,15 @@ class Sandbox:
             if problem:
                 raise SandboxUnavailable(problem)
         self._supervisor = Supervisor(config)
+        self.scheduler = Scheduler(
+            slots=config.slots,
+            per_client=config.per_client,
+            queue=config.queue_size,
+            client_queue=config.client_queue,
+        )
+        # Runs enter the pool only once they hold a slot: waiting costs no thread.
         self._executor = ThreadPoolExecutor(
-            max_workers=config.slots + config.queue_size + 1, thread_name_prefix="sandbox-run"
+            max_workers=config.slots + 1, thread_name_prefix="sandbox-run"
         )
 
     def run(
@@ -69,7 +81,13 @@ class Sandbox:
     ) -> RunResult:
         """Run ``code`` as the program ``filename``; always returns a RunResult. ``client``
         (a learner's session, an address) is whom the run counts to in the fair share."""
-        return self._supervisor.run(code, filename, limits or RunLimits(), tuple(capture))
+        granted = threading.Event()
+        ticket = self.scheduler.submit(client, lambda _ticket: granted.set())
+        if ticket is None:
+            return _busy()
+        if not granted.wait(self.config.wait_s) and self.scheduler.withdraw(ticket):
+            return _busy()
+        return self._run_granted(ticket, code, filename, limits, capture)
 
     async def arun(
         self,
@@ -80,19 +98,57 @@ class Sandbox:
         capture: Sequence[str] = (),
         client: str | None = None,
     ) -> RunResult:
-        """``run()`` on a worker thread: the event loop keeps serving while the program runs."""
+        """``run()`` without blocking the event loop: the wait for a slot is a future, the run
+        itself happens on a worker thread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor,
-            lambda: self.run(
-                code, filename=filename, limits=limits, capture=capture, client=client
-            ),
-        )
+        granted = loop.create_future()
+
+        def grant(ticket: Ticket) -> None:
+            try:
+                loop.call_soon_threadsafe(lambda: granted.done() or granted.set_result(None))
+            except RuntimeError:  # the loop is closed: nobody waits for this slot any more
+                self.scheduler.finish(ticket)
+
+        ticket = self.scheduler.submit(client, grant)
+        if ticket is None:
+            return _busy()
+        try:
+            await asyncio.wait_for(asyncio.shield(granted), self.config.wait_s)
+        except TimeoutError:
+            if self.scheduler.withdraw(ticket):
+                return _busy()
+        except BaseException:  # cancelled: give the place (or the slot) back
+            if not self.scheduler.withdraw(ticket):
+                self.scheduler.finish(ticket)
+            raise
+        job = self._executor.submit(self._run_granted, ticket, code, filename, limits, capture)
+        # Cancelled before a worker took it: the slot must still be handed on.
+        job.add_done_callback(lambda j: j.cancelled() and self.scheduler.finish(ticket))
+        return await asyncio.wrap_future(job)
+
+    def _run_granted(
+        self,
+        ticket: Ticket,
+        code: str,
+        filename: str,
+        limits: RunLimits | None,
+        capture: Sequence[str],
+    ) -> RunResult:
+        try:
+            return self._supervisor.run(code, filename, limits or RunLimits(), tuple(capture))
+        finally:
+            self.scheduler.finish(ticket)
 
     def close(self) -> None:
         """Stop the zygote and every child; later runs return ``sandbox-error``."""
         self._supervisor.close()
         self._executor.shutdown(wait=False)
+
+
+def _busy() -> RunResult:
+    return RunResult(
+        BUSY, stderr="The server is busy running other programs. Try again in a moment."
+    )
 
 
 _shared: Sandbox | None = None

@@ -9,6 +9,8 @@ import socket
 import threading
 from dataclasses import dataclass, field
 
+from codeblanks.sandbox.cgroups import RunGroup
+
 
 @dataclass(eq=False)
 class Spare:
@@ -24,6 +26,7 @@ class Spare:
     wait_status: int | None = None
     cpu_ms: int = 0
     zygote_died: bool = False
+    group: RunGroup | None = None  # its memory group, where cgroups are available
 
     def kill(self) -> None:
         """SIGKILL through the pidfd: never hits a recycled pid."""

@@ -3,7 +3,7 @@
 Threads:
 * one I/O thread owns the zygote's control socket: it asks for spares (keeping ``spare_count``
   ready), collects their HELLO (the pidfd), reaps EXIT reports, and restarts a dead zygote;
-* each ``run()`` happens in its caller's thread: admission (slots, queue, ``busy``), a ready
+* each ``run()`` happens in its caller's thread, once the ``Scheduler`` gave it a slot: a ready
   spare, then ``outcome.execute`` talks to that spare directly. Nothing passes through the zygote.
 
 On the trusted side only this module starts a process (the launcher); the zygote forks the rest.
@@ -18,6 +18,7 @@ import itertools
 import json
 import logging
 import os
+import queue
 import selectors
 import socket
 import subprocess
@@ -26,16 +27,19 @@ import sysconfig
 import threading
 import time
 
-from codeblanks.sandbox import seccomp, wire
+from codeblanks.sandbox import seccomp
+from codeblanks.sandbox.cgroups import Cgroups, pid_of
 from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.inside import wire
 from codeblanks.sandbox.outcome import execute
 from codeblanks.sandbox.preflight import SandboxUnavailable
-from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunResult
+from codeblanks.sandbox.result import SANDBOX_ERROR, RunLimits, RunResult
 from codeblanks.sandbox.spare import Spare
 
 log = logging.getLogger("codeblanks.sandbox")
 
-PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+# The trust boundary: the only folder of ours the sandbox sees (as /opt/codeblanks).
+INSIDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inside")
 START_TIMEOUT_S = 60.0
 SPARE_WAIT_S = 30.0
 _instances = itertools.count()
@@ -51,11 +55,10 @@ class Supervisor:
         self.config = config
         self.lock = threading.Lock()
         self.ready_cond = threading.Condition(self.lock)
-        self.slots = threading.BoundedSemaphore(config.slots)
-        self.admitted = 0
         self.running = 0  # runs holding a spare right now
         self.ready: collections.deque[Spare] = collections.deque()
         self.pending: dict[str, Spare] = {}  # asked for, no HELLO yet
+        self.live_joining = 0  # said HELLO, joining their memory group
         self.live: dict[str, Spare] = {}  # not yet reaped (pending, ready, running, exiting)
         self.generation = 0
         self.closed = False
@@ -71,9 +74,26 @@ class Supervisor:
         start = 1_000_000_000 + ((os.getpid() * 8 + next(_instances)) % 1_000_000) * 1024
         self.free_uids = collections.deque(range(start, start + min(n_uids, 1024)))
         self.cooling: list[tuple[float, int]] = []  # (reusable after, uid)
+        self.cgroups: Cgroups | None = None
+        if not config.unsafe and config.cgroups:
+            pids = (config.slots + config.spare_count) * (RunLimits().threads + 4) + 64
+            name = f"{os.getpid()}-{start % 1_000_000}"
+            self.cgroups, why = Cgroups.create(name, config.tree_memory_mb, pids)
+            if self.cgroups is None:
+                log.warning(
+                    "sandbox: %s, so a run's memory is bounded by RLIMIT_AS alone (memfds are "
+                    "refused) and nothing caps the sandbox tree as a whole",
+                    why,
+                )
+        deny_memfd = self.cgroups is None
         self.filters = (
-            (seccomp.zygote_filter(), seccomp.child_filter()) if not config.unsafe else (b"", b"")
+            (seccomp.zygote_filter(), seccomp.child_filter(deny_memfd))
+            if not config.unsafe
+            else (b"", b"")
         )
+        # Spares join their memory group on a thread of their own (a move may wait for an RCU
+        # grace period), then become ready.
+        self.joining: queue.SimpleQueue[Spare | None] = queue.SimpleQueue()
         self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.sel = selectors.DefaultSelector()
         self.sel.register(self.wake_r, selectors.EVENT_READ, "wake")
@@ -86,6 +106,9 @@ class Supervisor:
             raise
         self.thread = threading.Thread(target=self._loop, name="sandbox-supervisor", daemon=True)
         self.thread.start()
+        self.joiner = threading.Thread(target=self._join_loop, name="sandbox-cgroups", daemon=True)
+        if self.cgroups is not None:
+            self.joiner.start()
         self._kick()
 
     # ---- the zygote -------------------------------------------------------------------------
@@ -113,11 +136,12 @@ class Supervisor:
             "python": python,
             "python_prefix": sys.base_prefix,
             "site_packages": _site_packages(),
-            "pkg_dir": PKG_DIR,
+            "pkg_dir": INSIDE_DIR,
             "ctl_fd": theirs.fileno(),
+            "cgroup_procs": self.cgroups.procs_files() if self.cgroups else [],
         }
         proc = subprocess.Popen(
-            [python, "-I", "-S", "-B", os.path.join(PKG_DIR, "namespaces.py"),
+            [python, "-I", "-S", "-B", os.path.join(INSIDE_DIR, "namespaces.py"),
              json.dumps(launcher_cfg), json.dumps(zygote_cfg)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -168,6 +192,9 @@ class Supervisor:
                 # RLIMIT_NPROC for a moment: reuse these uids only after a pause.
                 self.cooling.append((time.monotonic() + 2.0, spare.uid))
             for spare in [*self.ready, *self.pending.values()]:
+                # Unregistered before closed: a closed socket left in the selector keeps its fd
+                # number there, and the next socket given that number cannot be registered.
+                self._unregister(spare)
                 spare.close()
             self.live.clear()
             self.ready.clear()
@@ -206,27 +233,39 @@ class Supervisor:
             os.write(self.wake_w, b"x")
 
     def _loop(self) -> None:
+        """The I/O thread. It must never die: an unexpected error is logged and the zygote
+        restarted, so that the sandbox heals instead of leaving every later run waiting."""
         while not self.closed:
-            if self.ctl is None:
-                self._zygote_died()
-                continue
-            self._top_up()
-            generation = self.generation
-            for key, _ in self.sel.select(timeout=1.0):
-                if key.data == "wake":
-                    try:
-                        while os.read(self.wake_r, 512):
-                            pass
-                    except BlockingIOError:
+            try:
+                self._turn()
+            except Exception:
+                log.exception("the sandbox's I/O thread hit an unexpected error; restarting")
+                with contextlib.suppress(Exception):
+                    self._zygote_died()
+                time.sleep(0.05)
+
+    def _turn(self) -> None:
+        """One pass: restart a dead zygote, top the spares up, handle what is ready."""
+        if self.ctl is None:
+            self._zygote_died()
+            return
+        self._top_up()
+        generation = self.generation
+        for key, _ in self.sel.select(timeout=1.0):
+            if key.data == "wake":
+                try:
+                    while os.read(self.wake_r, 512):
                         pass
-                elif key.data == "ctl":
-                    self._on_ctl()
-                elif key.data == "stderr":
-                    self._on_stderr(key.fileobj)
-                elif isinstance(key.data, Spare):
-                    self._on_hello(key.data)
-                if self.ctl is None or self.generation != generation:
-                    break  # the zygote died: the other events belong to the old one
+                except BlockingIOError:
+                    pass
+            elif key.data == "ctl":
+                self._on_ctl()
+            elif key.data == "stderr":
+                self._on_stderr(key.fileobj)
+            elif isinstance(key.data, Spare):
+                self._on_hello(key.data)
+            if self.ctl is None or self.generation != generation:
+                break  # the zygote died: the other events belong to the old one
 
     def _on_stderr(self, stream: io.BufferedReader) -> None:
         try:
@@ -255,8 +294,13 @@ class Supervisor:
                 self._zygote_died()
                 return
             parts = msg.split()
-            if parts[0] == wire.EXIT and len(parts) == 4:
-                self._on_exit(parts[1].decode(), int(parts[2]), int(parts[3]))
+            if (
+                len(parts) == 4
+                and parts[0] == wire.EXIT
+                and parts[2].isdigit()
+                and parts[3].isdigit()
+            ):
+                self._on_exit(parts[1].decode(errors="replace"), int(parts[2]), int(parts[3]))
 
     def _on_exit(self, child_id: str, status: int, cpu_ms: int) -> None:
         with self.lock:
@@ -306,8 +350,33 @@ class Supervisor:
             spare.chan.setblocking(False)
             self.failures = 0
             self.broken = None
-            self.ready.append(spare)
-            self.ready_cond.notify()
+            if self.cgroups is None:
+                self.ready.append(spare)
+                self.ready_cond.notify()
+                return
+            self.live_joining += 1
+        self.joining.put(spare)
+
+    def _join_loop(self) -> None:
+        """Move each new spare into its uid's memory group, then offer it to runs."""
+        assert self.cgroups is not None
+        while (spare := self.joining.get()) is not None:
+            try:
+                pid = pid_of(spare.pidfd)
+                if pid is not None:
+                    group = self.cgroups.group(spare.uid)
+                    group.join(pid)
+                    spare.group = group
+            except OSError as e:
+                log.warning("a spare could not join its memory group: %s", e)
+            with self.lock:
+                self.live_joining -= 1
+                if spare.group is not None and spare.id in self.live and not spare.zygote_died:
+                    self.ready.append(spare)
+                    self.ready_cond.notify()
+                    continue
+            spare.kill()  # dead already, or unaccountable: not offered to a run
+            spare.close()
 
     def _top_up(self) -> None:
         """Ask the zygote for spares until ``spare_count`` are ready or on their way."""
@@ -317,15 +386,15 @@ class Supervisor:
                     now = time.monotonic()
                     self.free_uids.extend(uid for t, uid in self.cooling if t <= now)
                     self.cooling = [(t, uid) for t, uid in self.cooling if t > now]
-                stocked = len(self.ready) + len(self.pending)
+                stocked = len(self.ready) + len(self.pending) + self.live_joining
                 if (
                     self.closed
                     or self.ctl is None
                     or time.monotonic() < self.retry_at
                     or stocked >= self.config.spare_count
-                    # While programs run, fork only if fewer spares than slots are left: a fork
+                    # While programs run, fork only if fewer spares than cores are left: a fork
                     # and a warm-up cost CPU the running programs (a grading burst) need.
-                    or (self.running and stocked >= self.config.slots)
+                    or (self.running and stocked >= self.config.cores)
                     or not self.free_uids
                 ):
                     return
@@ -373,11 +442,12 @@ class Supervisor:
         with self.lock:
             while not self.ready:
                 left = deadline - time.monotonic()
-                if self.closed or left <= 0 or (self.broken and not self.pending):
+                starting = self.pending or self.live_joining
+                if self.closed or left <= 0 or (self.broken and not starting):
                     return None
                 self.ready_cond.wait(min(left, 0.5))
             spare = self.ready.popleft()
-            low = len(self.ready) + len(self.pending) < self.config.slots
+            low = len(self.ready) + len(self.pending) + self.live_joining < self.config.cores
         if low:
             self._kick()
         return spare
@@ -385,41 +455,32 @@ class Supervisor:
     def run(
         self, code: str, filename: str, limits: RunLimits, capture: tuple[str, ...]
     ) -> RunResult:
+        """One run on a ready spare. The caller holds a slot (``Scheduler``): this only finds
+        a spare, hands the code over and collects the outcome."""
         with self.lock:
             if self.closed:
                 return RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")
-            if self.admitted >= self.config.slots + self.config.queue_size:
-                return RunResult(BUSY, stderr="The server is busy running other programs. "
-                                 "Try again in a moment.")  # fmt: skip
-            self.admitted += 1
+            self.running += 1
         try:
-            if not self.slots.acquire(timeout=limits.wall_s * 4 + SPARE_WAIT_S):
-                return RunResult(BUSY, stderr="The server is busy. Try again in a moment.")
-            with self.lock:
-                self.running += 1
-            try:
-                for _attempt in range(3):  # a spare may have died while it waited: take another
-                    spare = self._take_spare()
-                    if spare is None:
-                        why = self.broken or "no sandbox process became ready in time"
-                        return RunResult(SANDBOX_ERROR,
-                                         stderr=f"The sandbox is unavailable: {why}")  # fmt: skip
-                    try:
-                        result = execute(spare, code, filename, limits, capture)
-                    finally:
-                        spare.kill()
-                        spare.close()
-                    if result is not None:
-                        return result
-                return RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")
-            finally:
-                with self.lock:
-                    self.running -= 1
-                self.slots.release()
-                self._kick()  # refill the spares (at once if idle now, see _top_up)
+            for _attempt in range(3):  # a spare may have died while it waited: take another
+                spare = self._take_spare()
+                if spare is None:
+                    why = self.broken or "no sandbox process became ready in time"
+                    return RunResult(SANDBOX_ERROR, stderr=f"The sandbox is unavailable: {why}")
+                try:
+                    if spare.group is not None:
+                        spare.group.limit(limits.memory_mb)
+                    result = execute(spare, code, filename, limits, capture)
+                finally:
+                    spare.kill()
+                    spare.close()
+                if result is not None:
+                    return result
+            return RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")
         finally:
             with self.lock:
-                self.admitted -= 1
+                self.running -= 1
+            self._kick()  # refill the spares (at once if idle now, see _top_up)
 
     def close(self) -> None:
         with self.lock:
@@ -443,3 +504,7 @@ class Supervisor:
             spare.close()
         os.close(self.wake_r)
         os.close(self.wake_w)
+        if self.cgroups is not None:
+            self.joining.put(None)
+            self.joiner.join(timeout=5)
+            self.cgroups.close()

@@ -196,6 +196,9 @@ class Zygote:
             for target, fd in zip((3, 1, 2, 4, 5), moved, strict=True):
                 os.dup2(fd, target)
             os.closerange(6, 1 << 16)
+            # When memory runs short, the OOM killer takes a run, never the zygote (-1000).
+            with open("/proc/self/oom_score_adj", "w") as f:
+                f.write("1000")
             # No core files (could fill the run dir or leak memory); no locked memory; no POSIX
             # message queues.
             for lim in (resource.RLIMIT_CORE, resource.RLIMIT_MEMLOCK, resource.RLIMIT_MSGQUEUE):

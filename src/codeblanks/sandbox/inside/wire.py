@@ -60,37 +60,76 @@ def encode_done(header: dict, blobs: list[bytes]) -> bytes:
     return DONE + struct.pack(">I", len(head)) + head + b"".join(blobs)
 
 
-def decode_done(data: bytes) -> tuple[dict, bytes] | None:
-    """``(header, blobs)`` from a complete DONE frame, or None if it is malformed."""
-    if len(data) < 5 or data[:1] != DONE:
-        return None
-    (n,) = struct.unpack(">I", data[1:5])
-    try:
-        header = json.loads(data[5 : 5 + n])
-    except ValueError:
-        return None
-    if not isinstance(header, dict):
-        return None
-    return header, data[5 + n :]
+MAX_HEADER_BYTES = 64 << 10  # a DONE header names a few captured values: 64 KiB is plenty
+MAX_VALUE_COUNT = 1024
 
 
-def done_size(data: bytes) -> int | None:
-    """Total length of the DONE frame at the start of ``data`` once its header is readable."""
-    if len(data) < 5:
-        return None
-    (n,) = struct.unpack(">I", data[1:5])
-    try:
-        header = json.loads(data[5 : 5 + n]) if len(data) >= 5 + n else None
-    except ValueError:
-        return -1
-    if header is None:
-        return None
-    if not isinstance(header, dict):
-        return -1
-    sizes = [v[2] for v in header.get("values", []) if isinstance(v, list) and len(v) == 3]
-    if not all(isinstance(s, int) and s >= 0 for s in sizes):
-        return -1
-    return 5 + n + sum(sizes)
+class ReportReader:
+    """The trusted side's reader of a DONE frame, fed the bytes as they arrive.
+
+    Everything about the frame is the learner's to forge, so it is checked as it comes: the
+    first byte, a header length within bounds, JSON parsed once (a deeply nested header is a
+    forgery, not a crash), the values' table typed, their total size within bounds. The cost is
+    linear in the bytes received; ``state`` is ``more``, ``done`` or ``garbage``."""
+
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.header: dict | None = None
+        self.total: int | None = None
+        self.state = "more"
+
+    def feed(self, data: bytes) -> str:
+        if self.state != "more":
+            return self.state
+        self.buf += data
+        if self.total is None:
+            self._read_header()
+        if self.total is not None and len(self.buf) >= self.total:
+            self.state = "done" if len(self.buf) == self.total else "garbage"
+        return self.state
+
+    def _read_header(self) -> None:
+        if self.buf[:1] not in (b"", DONE):
+            self.state = "garbage"
+            return
+        if len(self.buf) < 5:
+            return
+        (n,) = struct.unpack(">I", self.buf[1:5])
+        if n > MAX_HEADER_BYTES:
+            self.state = "garbage"
+            return
+        if len(self.buf) < 5 + n:
+            return
+        try:
+            header = json.loads(bytes(self.buf[5 : 5 + n]))
+        except (ValueError, RecursionError):
+            header = None
+        values = header.get("values", []) if isinstance(header, dict) else None
+        if not isinstance(values, list) or len(values) > MAX_VALUE_COUNT:
+            self.state = "garbage"
+            return
+        sizes = []
+        for entry in values:
+            if not (
+                isinstance(entry, list)
+                and len(entry) == 3
+                and isinstance(entry[0], str)
+                and isinstance(entry[1], str)
+                and type(entry[2]) is int
+                and 0 <= entry[2] <= MAX_VALUES_BYTES
+            ):
+                self.state = "garbage"
+                return
+            sizes.append(entry[2])
+        if sum(sizes) > MAX_VALUES_BYTES:
+            self.state = "garbage"
+            return
+        self.header, self.total = header, 5 + n + sum(sizes)
+
+    def blobs(self) -> bytes:
+        """The values' bytes, once ``done``."""
+        (n,) = struct.unpack(">I", self.buf[1:5])
+        return bytes(self.buf[5 + n : self.total])
 
 
 def write_all(fd: int, data: bytes) -> None:

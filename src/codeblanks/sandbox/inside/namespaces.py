@@ -117,6 +117,21 @@ def main() -> None:
     if not cfg["isolate"]:
         script = os.path.join(cfg["pkg_dir"], "zygote.py")
         os.execve(cfg["python"], [*zygote_argv, script, sys.argv[2]], {})
+    try:
+        # The supervisor's cgroups (memory, cpu, pids): joined before anything is forked, so the
+        # zygote and every child are inside them.
+        for procs in cfg.get("cgroup_procs", []):
+            with open(procs, "w") as f:
+                f.write(str(os.getpid()))
+    except OSError as e:
+        fail(f"cannot join the sandbox's cgroups ({e.strerror})")
+    try:
+        # The OOM killer's last choice (children ask to be its first, see zygote.py). Without
+        # CAP_SYS_RESOURCE this is refused; the children's own choice still holds.
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("-1000")
+    except OSError:
+        pass
     flags = (
         k.CLONE_NEWNS | k.CLONE_NEWNET | k.CLONE_NEWIPC | k.CLONE_NEWUTS | k.CLONE_NEWPID
     ) | k.CLONE_NEWCGROUP

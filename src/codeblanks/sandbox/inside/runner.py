@@ -16,6 +16,7 @@ import linecache
 import os
 import random
 import resource
+import signal
 import socket
 import sys
 import traceback
@@ -93,10 +94,16 @@ def _apply_limits(lim: dict) -> None:
     def cap(which: int, soft: int, hard: int | None = None) -> None:
         resource.setrlimit(which, (soft, soft if hard is None else hard))
 
-    mem = int(lim["memory_mb"]) << 20
-    cap(resource.RLIMIT_AS, mem)  # memory bombs (Python lists, huge NumPy arrays) -> MemoryError
+    # Memory bombs (Python lists, huge NumPy arrays) -> MemoryError. Where a memory cgroup
+    # counts the run's pages, the supervisor allows more address space than memory.
+    mem = int(lim.get("address_mb") or lim["memory_mb"]) << 20
+    cap(resource.RLIMIT_AS, mem)
+    # Busy loops (in threads too): SIGPROF, whose default action ends the process, at exactly
+    # cpu_s of CPU time; RLIMIT_CPU (whole seconds only) stops a program that catches SIGPROF.
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_PROF, float(lim["cpu_s"]))
     cpu = max(1, int(-(-float(lim["cpu_s"]) // 1)))
-    cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # busy loops in threads the wall clock cannot see
+    cap(resource.RLIMIT_CPU, cpu, cpu + 1)
     cap(resource.RLIMIT_FSIZE, int(lim["file_size_mb"]) << 20)  # one huge file
     cap(resource.RLIMIT_NOFILE, int(lim["open_files"]))  # fd exhaustion
     cap(resource.RLIMIT_NPROC, int(lim["threads"]) + 1)  # thread bombs (the run's uid is its own)
@@ -212,8 +219,10 @@ def serve(code_fd: int, chan_fd: int, pidfd: int) -> None:
         with contextlib.suppress(BaseException):
             stream.flush()
     # Close our ends of the streams first: the supervisor's "done" does not wait for teardown.
-    os.close(1)
-    os.close(2)
+    # (The program may have closed them, or the channel, itself: it is judged on its status.)
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            os.close(fd)
     header = {"status": status & 0xFF if isinstance(status, int) else 1, "kind": kind,
               "values": values}  # fmt: skip
     with contextlib.suppress(OSError):

@@ -1,0 +1,183 @@
+"""The sandbox's cgroups (v1): a cap on the whole tree, and a memory group per run.
+
+rlimits cannot see every way a program holds memory: ``RLIMIT_AS`` counts mappings, so pages of
+a memfd or of a file in the run's tmpfs, once unmapped, escape it (issue 8 held 1.06 GiB against
+768 MiB with 56 memfds). The kernel's memory controller counts pages wherever they live:
+
+* the **tree** — the launcher joins a group of ours under this process's own group, for the
+  memory, cpu and pids controllers, before it creates the namespaces; the zygote and every child
+  inherit it. Its memory limit (``CODEBLANKS_SANDBOX_MEMORY_MB``) keeps many concurrent runs
+  from exhausting the node, its pids limit caps the processes, and as one cpu group it competes
+  with the web process as a whole, not thread by thread;
+* a **run group** per uid of the uid pool (``<tree>/u<uid>``), made once and reused: a uid is
+  reused only after its child was reaped, so a group holds one child at a time. A spare joins
+  its group before it becomes ready (off the learner's clock: a move can wait for an RCU grace
+  period), and the group's limit is the run's ``memory_mb``. Heap, mmap, memfd, tmpfs and pipe
+  pages all count; past the limit the kernel's OOM killer stops the program, which the
+  supervisor reports as ``memory-limit``.
+
+Where no v1 memory controller is mounted (cgroup v2 only, or no permission), ``Cgroups.create``
+says why and the sandbox falls back to rlimits, with ``memfd_create`` denied (seccomp).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+
+log = logging.getLogger("codeblanks.sandbox")
+
+ROOT = "/sys/fs/cgroup"
+CONTROLLERS = ("memory", "cpu", "pids")
+_PREFIX = "codeblanks-"
+
+
+def _own_path(controller: str) -> str | None:
+    """This process's group for ``controller`` (a v1 hierarchy), or None."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            for line in f:
+                _, names, path = line.rstrip("\n").split(":", 2)
+                if controller in names.split(","):
+                    return path
+    except OSError:
+        pass
+    return None
+
+
+def _write(path: str, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
+def _read_oom_kills(group: str) -> int:
+    try:
+        with open(os.path.join(group, "memory.oom_control")) as f:
+            match = re.search(r"^oom_kill (\d+)$", f.read(), re.M)
+    except OSError:
+        return 0
+    return int(match.group(1)) if match else 0
+
+
+def _remove_tree(path: str) -> None:
+    with contextlib.suppress(OSError):
+        for name in os.listdir(path):
+            sub = os.path.join(path, name)
+            if os.path.isdir(sub):
+                with contextlib.suppress(OSError):
+                    os.rmdir(sub)
+        os.rmdir(path)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class RunGroup:
+    """One uid's memory group: who is in it, its limit, and whether the OOM killer struck."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.limit_mb: int | None = None
+        self.oom_kills = 0
+
+    def join(self, pid: int) -> None:
+        """Move ``pid`` in (and note the OOM count, to tell this run's kills from earlier)."""
+        self.oom_kills = _read_oom_kills(self.path)
+        _write(os.path.join(self.path, "cgroup.procs"), str(pid))
+
+    def limit(self, memory_mb: int) -> None:
+        if self.limit_mb != memory_mb:
+            _write(os.path.join(self.path, "memory.limit_in_bytes"), str(memory_mb << 20))
+            self.limit_mb = memory_mb
+
+    def oom_killed(self) -> bool:
+        return _read_oom_kills(self.path) > self.oom_kills
+
+
+class Cgroups:
+    def __init__(self, trees: dict[str, str]) -> None:
+        self.trees = trees  # controller -> our group's directory
+        self.groups: dict[int, RunGroup] = {}
+
+    @classmethod
+    def create(cls, name: str, memory_mb: int, pids: int) -> tuple[Cgroups | None, str]:
+        """Our tree of groups, or None and why not (said once at start, by the caller)."""
+        trees: dict[str, str] = {}
+        why = ""
+        for controller in CONTROLLERS:
+            own = _own_path(controller)
+            base = os.path.join(ROOT, controller) + (own or "")
+            if own is None or not os.path.exists(os.path.join(base, "cgroup.procs")):
+                if controller == "memory":
+                    why = "no cgroup v1 memory controller is mounted"
+                    break
+                continue  # cpu and pids are welcome, not required
+            _clean_stale(base)
+            path = os.path.join(base, _PREFIX + name)
+            try:
+                os.makedirs(path, exist_ok=True)
+                if controller == "memory":
+                    _write(os.path.join(path, "memory.limit_in_bytes"), str(memory_mb << 20))
+                    with contextlib.suppress(OSError):
+                        _write(os.path.join(path, "memory.swappiness"), "0")
+                elif controller == "pids":
+                    _write(os.path.join(path, "pids.max"), str(pids))
+            except OSError as e:
+                _remove_tree(path)
+                if controller == "memory":
+                    why = f"cannot make a memory cgroup under {base} ({e.strerror})"
+                    break
+                continue
+            trees[controller] = path
+        if "memory" not in trees:
+            for path in trees.values():
+                _remove_tree(path)
+            return None, why
+        return cls(trees), ""
+
+    def procs_files(self) -> list[str]:
+        """What the launcher writes its pid into, to put the whole tree in our groups."""
+        return [os.path.join(path, "cgroup.procs") for path in self.trees.values()]
+
+    def group(self, uid: int) -> RunGroup:
+        """The run group of ``uid`` (made on first use; called from one thread only)."""
+        group = self.groups.get(uid)
+        if group is None:
+            path = os.path.join(self.trees["memory"], f"u{uid}")
+            os.makedirs(path, exist_ok=True)
+            group = self.groups[uid] = RunGroup(path)
+        return group
+
+    def close(self) -> None:
+        """Remove our groups (once the zygote and its children are gone)."""
+        for path in self.trees.values():
+            _remove_tree(path)
+
+
+def _clean_stale(base: str) -> None:
+    """Groups a crashed earlier process left behind (their name holds its pid)."""
+    with contextlib.suppress(OSError):
+        for name in os.listdir(base):
+            match = re.fullmatch(_PREFIX + r"(\d+)-\d+", name)
+            if match and not _pid_alive(int(match.group(1))):
+                _remove_tree(os.path.join(base, name))
+
+
+def pid_of(pidfd: int) -> int | None:
+    """The pid (in our namespace) of the process behind ``pidfd``."""
+    try:
+        with open(f"/proc/self/fdinfo/{pidfd}") as f:
+            match = re.search(r"^Pid:\s*(-?\d+)$", f.read(), re.M)
+    except OSError:
+        return None
+    pid = int(match.group(1)) if match else -1
+    return pid if pid > 0 else None

@@ -1,0 +1,112 @@
+"""Fair shares: the scheduler's rules on their own, then one client against another on the real
+sandbox (a client that floods it with sleeping programs cannot starve a quiet one)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from codeblanks.sandbox import RunLimits, Sandbox
+from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.scheduler import Scheduler
+
+
+class Log:
+    def __init__(self):
+        self.order = []
+
+    def __call__(self, name):
+        return lambda ticket: self.order.append(name)
+
+
+def test_waiting_work_is_served_round_robin_between_clients():
+    s = Scheduler(slots=1, per_client=1, queue=100, client_queue=100)
+    log = Log()
+    first = s.submit("a", log("a0"))
+    tickets = {"a0": first}
+    for name in ("a1", "a2", "a3"):
+        tickets[name] = s.submit("a", log(name))
+    for name in ("b0", "b1"):
+        tickets[name] = s.submit("b", log(name))
+    tickets["c0"] = s.submit("c", log("c0"))
+    assert log.order == ["a0"]
+    for _ in range(7):
+        s.finish(tickets[log.order[-1]])
+    # b and c came after a's four, yet a's later runs wait behind them.
+    assert log.order == ["a0", "a1", "b0", "c0", "a2", "b1", "a3"]
+    assert (s.running, s.waiting, s.clients()) == (0, 0, 0)
+
+
+def test_one_client_holds_at_most_its_share_of_the_slots():
+    s = Scheduler(slots=8, per_client=2, queue=100, client_queue=100)
+    log = Log()
+    hog = [s.submit("hog", log("hog")) for _ in range(6)]
+    assert log.order == ["hog", "hog"] and s.running == 2 and s.waiting == 4
+    quiet = s.submit("quiet", log("quiet"))
+    assert log.order[-1] == "quiet" and quiet.granted  # at once: free slots remain
+    s.finish(hog[0])
+    assert log.order.count("hog") == 3 and s.running == 3
+
+
+def test_bounded_queues_answer_busy_only_past_them():
+    s = Scheduler(slots=1, per_client=1, queue=3, client_queue=2)
+    log = Log()
+    assert s.submit("a", log("a")).granted
+    assert s.submit("a", log("a")) and s.submit("a", log("a"))
+    assert s.submit("a", log("a")) is None  # a's own queue is full...
+    assert s.submit("b", log("b")) is not None  # ...others may still wait
+    assert s.submit("c", log("c")) is None  # the node's queue is full
+    assert s.submit(None, log("x")) is None
+
+
+def test_a_withdrawn_ticket_leaves_no_trace_and_a_granted_one_cannot_be_withdrawn():
+    s = Scheduler(slots=1, per_client=1, queue=10, client_queue=10)
+    log = Log()
+    running = s.submit("a", log("a"))
+    waiting = s.submit("b", log("b"))
+    assert s.withdraw(waiting) and s.waiting == 0
+    assert not s.withdraw(running)
+    s.finish(running)
+    s.finish(running)  # twice is harmless
+    assert log.order == ["a"] and (s.running, s.waiting, s.clients()) == (0, 0, 0)
+
+
+def test_runs_without_a_client_are_each_their_own_client():
+    s = Scheduler(slots=4, per_client=1, queue=10, client_queue=10)
+    log = Log()
+    for _ in range(3):
+        s.submit(None, log("x"))
+    assert log.order == ["x", "x", "x"]
+
+
+def test_a_client_flooding_the_sandbox_with_sleepers_cannot_starve_another():
+    """The attack of issue 8: one client keeps many sleeping programs in flight. It holds its
+    share of the slots; another client's quick programs run at once, none is refused."""
+    box = Sandbox(config=SandboxConfig(slots=4, per_client=2, spares=4, wait_s=10))
+    sleepy = "import time\ntime.sleep(0.5)\nprint('woke')"
+    try:
+
+        async def main():
+            hog = [
+                asyncio.ensure_future(box.arun(sleepy, client="hog", limits=RunLimits(wall_s=3)))
+                for _ in range(8)
+            ]
+            await asyncio.sleep(0.2)
+            quick = []
+            for i in range(5):
+                start = time.perf_counter()
+                r = await box.arun(f"print({i})", client="quiet")
+                quick.append((r, time.perf_counter() - start))
+            held = box.scheduler.running
+            return await asyncio.gather(*hog), quick, held
+
+        start = time.perf_counter()
+        hog, quick, held = asyncio.run(main())
+        elapsed = time.perf_counter() - start
+    finally:
+        box.close()
+    assert [r.verdict for r, _ in quick] == ["ok"] * 5
+    assert max(t for _, t in quick) < 0.4, quick  # never queued behind the sleepers
+    assert held <= 2  # the hog held only its share while the quiet client ran
+    assert [r.stdout for r in hog] == ["woke\n"] * 8  # it waited its turn, was not refused
+    assert elapsed >= 4 * 0.5  # two at a time: four rounds
