@@ -48,6 +48,26 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("CODEBLANKS_DEBUG", "false", "Django debug pages. Never on a public site."),
     Setting(
+        "CODEBLANKS_LOG_FORMAT",
+        "auto",
+        "Log lines: json (one object per line), text, or auto (text on a terminal, else json).",
+    ),
+    Setting(
+        "CODEBLANKS_METRICS_LISTEN",
+        "(off)",
+        "host:port for Prometheus metrics (/metrics), apart from the app's port; off if unset.",
+    ),
+    Setting(
+        "CODEBLANKS_DRAIN_SECONDS",
+        "5",
+        "Seconds a stopping node still serves new requests while /healthz says 503 (>= checks).",
+    ),
+    Setting(
+        "CODEBLANKS_STOP_TIMEOUT",
+        "30",
+        "Seconds a stopping node (SIGTERM) waits for the requests in flight before it exits.",
+    ),
+    Setting(
         "CODEBLANKS_CACHE_URL",
         "locmem://",
         "Cache for rate limits: locmem:// (one process) or redis://host:6379/0 (shared by nodes).",
@@ -87,6 +107,10 @@ class Config:
     secret_key_from_env: bool
     allowed_hosts: tuple[str, ...]
     debug: bool
+    log_format: str
+    metrics_listen: str
+    stop_timeout_s: float
+    drain_s: float
     cache_url: str
     run_rate: int
     max_code_bytes: int
@@ -120,6 +144,37 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> i
         raise ConfigError(f"{name}={raw!r}: expected a whole number") from None
     if value < minimum:
         raise ConfigError(f"{name}={raw!r}: must be at least {minimum}")
+    return value
+
+
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    raw = (env.get(name) or choices[0]).strip().lower()
+    if raw not in choices:
+        raise ConfigError(f"{name}={env.get(name)!r}: use one of {', '.join(choices)}")
+    return raw
+
+
+def _listen(env: Mapping[str, str], name: str) -> str:
+    """``host:port`` (``[::1]:9108`` for IPv6), or "" for off."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return ""
+    host, sep, port = raw.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"{name}={raw!r}: give host:port, e.g. 127.0.0.1:9108")
+    return raw
+
+
+def _stop_timeout(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: expected a number of seconds") from None
+    if not 0 <= value <= 3600:
+        raise ConfigError(f"{name}={raw!r}: give between 0 and 3600 seconds")
     return value
 
 
@@ -164,6 +219,10 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         secret_key_from_env=from_env_var,
         allowed_hosts=tuple(h.strip() for h in hosts.split(",") if h.strip()),
         debug=_bool(env, "CODEBLANKS_DEBUG", False),
+        log_format=_choice(env, "CODEBLANKS_LOG_FORMAT", ("auto", "json", "text")),
+        metrics_listen=_listen(env, "CODEBLANKS_METRICS_LISTEN"),
+        stop_timeout_s=_stop_timeout(env, "CODEBLANKS_STOP_TIMEOUT", 30.0),
+        drain_s=_stop_timeout(env, "CODEBLANKS_DRAIN_SECONDS", 5.0),
         cache_url=cache_url,
         run_rate=_int(env, "CODEBLANKS_RUN_RATE", 30),
         max_code_bytes=_int(env, "CODEBLANKS_MAX_CODE_BYTES", 65536, minimum=1),

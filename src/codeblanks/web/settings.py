@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from codeblanks.web import config as _config
+from codeblanks.web import logs as _logs
 
 CONFIG = _config.from_env()
 
@@ -104,11 +105,6 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_MAX_AGE = 3600
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
-}
+LOGGING = _logs.logging_config(CONFIG.log_format)  # JSON lines, or text on a terminal
 
 CODEBLANKS = CONFIG  # the rest of the app reads django.conf.settings.CODEBLANKS
