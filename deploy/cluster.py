@@ -185,10 +185,15 @@ class Node:
         self.name, self.port, self.env, self.folder = name, port, env, folder
         self.log = folder / f"{name}.log"
         self.proc: subprocess.Popen | None = None
+        self.metrics_port = free_port()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def metrics_url(self) -> str:
+        return f"http://127.0.0.1:{self.metrics_port}/metrics"
 
     def start(self) -> None:
         with open(self.log, "ab") as out:
@@ -360,6 +365,9 @@ class Cluster:
             "CODEBLANKS_FORWARDED_ALLOW_IPS": "127.0.0.1",
             "CODEBLANKS_DATA_DIR": str(self.folder / f"data-{node.name}"),
             "CODEBLANKS_SANDBOX_SLOTS": "2",
+            "CODEBLANKS_METRICS_LISTEN": f"127.0.0.1:{node.metrics_port}",
+            "CODEBLANKS_LOG_FORMAT": "json",
+            "CODEBLANKS_DRAIN_SECONDS": "2.5",  # HAProxy here: a check a second, out after two
             **self.settings,
         }
 
@@ -437,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with cluster:
             for node in cluster.nodes:
-                print(f"  {node.name}: {node.url}  (log: {node.log})")
+                print(f"  {node.name}: {node.url}  (metrics: {node.metrics_url}, log: {node.log})")
             print(f"  database: {cluster.database_url}", end="")
             print(f"  (log: {cluster.postgres.log})" if cluster.postgres else "")
             print(f"  cache:    {cluster.cache_url}")

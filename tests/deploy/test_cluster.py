@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -160,3 +163,79 @@ def test_a_node_started_before_the_migrations_stays_out(cluster_module, tmp_path
         fresh.balancer.wait_states({node.name: "UP"}, timeout=10)
         assert browser.get(f"{fresh.url}/").status == 200
     fresh.cleanup()
+
+
+def _json_lines(node) -> list[dict]:
+    lines = []
+    for line in node.log.read_text(errors="replace").splitlines():
+        if line.startswith("{"):
+            lines.append(json.loads(line))
+    return lines
+
+
+def _metric(text: str, name: str) -> float:
+    found = re.search(rf"^{re.escape(name)} ([0-9.e+]+)$", text, re.M)
+    assert found, f"no {name} in the metrics"
+    return float(found.group(1))
+
+
+def test_operators_see_metrics_apart_and_json_logs_with_one_request_id(whole):
+    node = whole.nodes[0]
+    browser = Browser()
+    answer = browser.post(f"{node.url}/api/run", json.dumps({"code": "print(6 * 7)"}).encode())
+    assert answer.status == 200
+    rid = {k.lower(): v for k, v in answer.headers.items()}["x-request-id"]
+    # HAProxy's id is the node's id: one name for a request in both logs.
+    through = browser.post(f"{whole.url}/api/run", json.dumps({"code": "print(1)"}).encode())
+    balancer_id = {k.lower(): v for k, v in through.headers.items()}["x-request-id"]
+    assert re.fullmatch(r"[0-9A-F]{16,}", balancer_id), balancer_id
+    logged = [
+        json.loads(x) for n in whole.nodes for x in n.log.read_text().splitlines() if x[:1] == "{"
+    ]
+    assert any(x.get("request_id") == balancer_id for x in logged), "the node did not keep it"
+    with urllib.request.urlopen(node.metrics_url, timeout=10) as r:  # noqa: S310 (loopback)
+        text = r.read().decode()
+    assert _metric(text, 'codeblanks_runs_total{verdict="ok"}') >= 1
+    assert _metric(text, 'codeblanks_requests_total{status="200"}') >= 1
+    assert _metric(text, "codeblanks_run_seconds_count") >= 1
+    assert "codeblanks_grade_seconds_bucket" in text or "codeblanks_grade_seconds" in text
+    for gauge in ("codeblanks_sandbox_running", "codeblanks_sandbox_waiting",
+                  "codeblanks_sandbox_zygote_restarts_total", "codeblanks_busy_total"):  # fmt: skip
+        _metric(text, gauge)
+    assert _metric(text, "codeblanks_draining") == 0
+    # Not public: the balancer only knows the app's port, where /metrics is no page.
+    assert browser.get(f"{whole.url}/metrics").status == 404
+    # One JSON line for the request, and the sandbox's line for its run, under the same id.
+    mine = [line for line in _json_lines(node) if line.get("request_id") == rid]
+    assert [line["request"]["status"] for line in mine if "request" in line] == [200]
+    assert [line["run"]["verdict"] for line in mine if "run" in line] == ["ok"]
+    assert {line["logger"] for line in mine} == {"codeblanks.web.request", "codeblanks.sandbox"}
+
+
+def test_a_stopping_node_finishes_its_runs_and_the_balancer_moves_on(whole):
+    node, other = whole.nodes
+    # Asleep 3.5 s (the wall limit is 4 s): in flight through the drain and past it.
+    slow = json.dumps({"code": "import time\ntime.sleep(3.5)\nprint('done')"}).encode()
+    with Crowd(whole.url) as crowd, ThreadPoolExecutor(1) as pool:
+        crowd.wait_working()
+        in_flight = pool.submit(Browser().post, f"{node.url}/api/run", slow)
+        time.sleep(0.4)
+        asked = time.monotonic()
+        node.proc.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        health = node.health()  # at once: the balancer is told
+        served = Browser().get(f"{node.url}/")  # yet what comes before it notices is served
+        time.sleep(asked + 2.6 - time.monotonic())  # CODEBLANKS_DRAIN_SECONDS=2.5 (cluster.py)
+        refused = Browser().get(f"{node.url}/lessons/")  # after it: 503, the slow run goes on
+        finished = in_flight.result(timeout=30)
+        code = node.proc.wait(timeout=30)
+        gone = time.monotonic()
+        whole.balancer.wait_states({node.name: "DOWN", other.name: "UP"}, timeout=ROUTE_AROUND_S)
+        time.sleep(1.0)
+    assert finished.status == 200 and finished.json()["stdout"] == "done\n"
+    assert served.status == 200
+    assert refused.status == 503 and "restarting" in refused.body
+    assert health[0] == 503 and json.loads(health[1]) == {"status": "stopping"}
+    assert code == 0 and gone - asked < 10
+    assert crowd.errors(since=asked) == [], "the balancer did not move the learners on"
+    assert crowd.lost() == []
