@@ -25,6 +25,7 @@ class Drain:
     """Whether this node is stopping, and how many requests it is still serving."""
 
     def __init__(self) -> None:
+        self.last_arrival = 0.0  # monotonic time of the last request (not /healthz)
         self.stopping = False
         self.refuse_at = float("inf")  # when new requests start to get 503
         self.in_flight = 0
@@ -38,16 +39,21 @@ class Drain:
     def refusing(self) -> bool:
         return self.stopping and time.monotonic() >= self.refuse_at
 
-    def wait_idle(self, timeout: float) -> bool:
-        """Until no request is in flight (True), or ``timeout`` seconds (False)."""
+    def wait_idle(self, timeout: float, quiet_s: float = 0.0) -> bool:
+        """Until no request is in flight and none arrived for ``quiet_s`` (the balancer has
+        stopped sending: no kept-alive connection of its own is cut by the exit) (True), or
+        ``timeout`` seconds (False)."""
         deadline = time.monotonic() + timeout
         with self._idle:
-            while self.in_flight:
-                left = deadline - time.monotonic()
+            while True:
+                now = time.monotonic()
+                quiet_for = quiet_s - (now - self.last_arrival)
+                if not self.in_flight and quiet_for <= 0:
+                    return True
+                left = deadline - now
                 if left <= 0:
                     return False
-                self._idle.wait(min(left, 0.5))
-        return True
+                self._idle.wait(min(left, max(quiet_for, 0.05), 0.5))
 
     def _enter(self) -> None:
         with self._idle:
@@ -64,6 +70,8 @@ class Drain:
         async def guarded(scope, receive, send):
             if scope["type"] != "http":
                 return await app(scope, receive, send)
+            if scope.get("path") != "/healthz":
+                self.last_arrival = time.monotonic()
             if self.stopping and (scope.get("path") == "/healthz" or self.refusing):
                 return await _refuse(scope, send)
             self._enter()

@@ -110,8 +110,9 @@ def _run(app, *, stop_timeout_s: float, drain_s: float, **options) -> None:
                         "refused (503)", drain_s)  # fmt: skip
             time.sleep(drain_s)
             log.warning("stopping: new requests refused; waiting up to %g s for the %d in "
-                        "flight", stop_timeout, drain.in_flight)  # fmt: skip
-            if drain.wait_idle(stop_timeout):
+                        "flight, and for the balancer to stop sending (1 s without a request)",
+                        stop_timeout, drain.in_flight)  # fmt: skip
+            if drain.wait_idle(stop_timeout, quiet_s=1.0):
                 log.warning("stopping: nothing left in flight")
             else:
                 log.error("stopping: %d requests still in flight after %g s; they are cut",
