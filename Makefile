@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install system run test lint format bench screenshots clean
+.PHONY: install system run cluster test lint format bench screenshots clean
 
 install: $(STAMP)
 
@@ -19,13 +19,19 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/codeblanks serve --host 127.0.0.1 --port 8000
 
+# Several nodes behind HAProxy on this machine, with a PostgreSQL and a Redis of their own
+# (docs/deploy.md); NODES=3 for more. Ctrl+C stops everything.
+NODES ?= 2
+cluster: install
+	$(BIN)/python deploy/cluster.py --nodes $(NODES) --port 8080
+
 lint: install
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks deploy
+	$(BIN)/ruff format --check src tests benchmarks deploy
 
 format: install
-	$(BIN)/ruff format src tests benchmarks
-	$(BIN)/ruff check --fix src tests benchmarks
+	$(BIN)/ruff format src tests benchmarks deploy
+	$(BIN)/ruff check --fix src tests benchmarks deploy
 
 # Every test but the PostgreSQL-only ones on SQLite; then, on the real PostgreSQL, the
 # database-backed web tests again and the PostgreSQL-only ones (tests/deploy: two real nodes

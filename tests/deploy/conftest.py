@@ -94,3 +94,30 @@ def start_node(tmp_path):
     finally:
         for node in started:
             node.stop()
+
+
+def load_cluster_module():
+    """deploy/cluster.py, the operator's script, imported by its path (it is not a package)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "deploy" / "cluster.py"
+    spec = importlib.util.spec_from_file_location("codeblanks_deploy_cluster", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and pickling look modules up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def cluster_module():
+    """The deploy script's module; skips, naming what is missing, without its tools."""
+    module = load_cluster_module()
+    try:
+        for tool, dirs in (("initdb", ("/usr/lib/postgresql/*/bin",)), ("haproxy", ("/usr/sbin",))):
+            module.find_tool(tool, *dirs)
+        module.find_tool("redis-server")
+    except module.ClusterError as missing:
+        pytest.skip(str(missing))
+    return module

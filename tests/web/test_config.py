@@ -57,7 +57,11 @@ def test_postgresql_url_is_parsed(tmp_path):
         "6543",
         "learn",
     )
-    assert db["OPTIONS"] == {"sslmode": "require"}
+    # A database that is away is told within seconds; the URL may say otherwise.
+    assert db["OPTIONS"] == {"connect_timeout": "5", "sslmode": "require"}
+    assert config.database("postgresql://h/db?connect_timeout=1")["OPTIONS"] == {
+        "connect_timeout": "1"
+    }
     c = config.from_env(
         {"CODEBLANKS_DATA_DIR": str(tmp_path), "CODEBLANKS_DATABASE_URL": "postgresql://x@h/db"}
     )
@@ -85,6 +89,7 @@ def test_redis_cache_url():
     assert config.cache("redis://cache:6379/1") == {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://cache:6379/1",
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
     }
 
 

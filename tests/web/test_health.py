@@ -19,6 +19,12 @@ def test_sandbox_down_is_503(client, sandbox):
     assert r.status_code == 503 and r.json()["sandbox"] == "sandbox-error"
 
 
+def test_a_full_sandbox_is_still_healthy(client, sandbox):
+    sandbox.result = RunResult("busy")
+    r = client.get("/healthz")
+    assert r.status_code == 200 and r.json()["sandbox"] == "busy"
+
+
 def test_database_down_is_503(client, sandbox, monkeypatch):
     def broken(*args, **kwargs):
         raise connection.OperationalError("gone")

@@ -3,7 +3,6 @@
 import dataclasses
 
 import pytest
-import uvicorn
 
 from codeblanks.web import serve as serve_module
 
@@ -11,7 +10,7 @@ from codeblanks.web import serve as serve_module
 @pytest.fixture
 def started(monkeypatch):
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    monkeypatch.setattr(serve_module, "_run", lambda app, **kw: calls.append((app, kw)))
     return calls
 
 

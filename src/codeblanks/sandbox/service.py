@@ -8,6 +8,10 @@
 ``Scheduler`` shares the slots fairly between clients, and a run waits for one (a bounded
 time) rather than being refused at the first burst.
 
+Each run ends in one log line (``codeblanks.sandbox``, INFO, with ``extra={"run": {...}}``) and
+is handed to every callable in ``Sandbox.watchers`` (the web app's metrics): nothing here knows
+about either's format.
+
 Errors:
     SandboxUnavailable  raised when the sandbox starts on a machine that cannot isolate programs
                         (the message says why and what to do). Everything that happens to a
@@ -17,12 +21,13 @@ Errors:
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import logging
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from codeblanks.sandbox.config import SandboxConfig
@@ -65,6 +70,7 @@ class Sandbox:
             queue=config.queue_size,
             client_queue=config.client_queue,
         )
+        self.watchers: list[Callable[[RunResult], None]] = []  # told of every finished run
         # Runs enter the pool only once they hold a slot: waiting costs no thread.
         self._executor = ThreadPoolExecutor(
             max_workers=config.slots + 1, thread_name_prefix="sandbox-run"
@@ -84,10 +90,10 @@ class Sandbox:
         granted = threading.Event()
         ticket = self.scheduler.submit(client, lambda _ticket: granted.set())
         if ticket is None:
-            return _busy()
+            return self._told(_busy(), filename)
         if not granted.wait(self.config.wait_s) and self.scheduler.withdraw(ticket):
-            return _busy()
-        return self._run_granted(ticket, code, filename, limits, capture)
+            return self._told(_busy(), filename)
+        return self._told(self._run_granted(ticket, code, filename, limits, capture), filename)
 
     async def arun(
         self,
@@ -111,20 +117,47 @@ class Sandbox:
 
         ticket = self.scheduler.submit(client, grant)
         if ticket is None:
-            return _busy()
+            return self._told(_busy(), filename)
         try:
             await asyncio.wait_for(asyncio.shield(granted), self.config.wait_s)
         except TimeoutError:
             if self.scheduler.withdraw(ticket):
-                return _busy()
+                return self._told(_busy(), filename)
         except BaseException:  # cancelled: give the place (or the slot) back
             if not self.scheduler.withdraw(ticket):
                 self.scheduler.finish(ticket)
             raise
-        job = self._executor.submit(self._run_granted, ticket, code, filename, limits, capture)
+        # In the caller's context: what the worker logs carries the request's id (web/logs.py).
+        job = self._executor.submit(
+            contextvars.copy_context().run,
+            self._run_granted, ticket, code, filename, limits, capture,
+        )  # fmt: skip
         # Cancelled before a worker took it: the slot must still be handed on.
         job.add_done_callback(lambda j: j.cancelled() and self.scheduler.finish(ticket))
-        return await asyncio.wrap_future(job)
+        return self._told(await asyncio.wrap_future(job), filename)
+
+    def _told(self, result: RunResult, filename: str) -> RunResult:
+        """One log line per run, and the watchers told; a watcher's error never fails a run."""
+        log.info(
+            "run %s in %d ms (%s)", result.verdict, result.duration_ms, filename,
+            extra={"run": {"verdict": result.verdict, "ms": result.duration_ms,
+                           "file": filename}},
+        )  # fmt: skip
+        for watch in self.watchers:
+            try:
+                watch(result)
+            except Exception:
+                log.exception("a sandbox watcher failed")
+        return result
+
+    def stats(self) -> dict[str, int]:
+        """What operators watch, now: runs holding a slot, runs waiting for one, zygote
+        restarts since start."""
+        return {
+            "running": self.scheduler.running,
+            "waiting": self.scheduler.waiting,
+            "zygote_restarts": self._supervisor.restarts,
+        }
 
     def _run_granted(
         self,

@@ -61,6 +61,7 @@ class Supervisor:
         self.live_joining = 0  # said HELLO, joining their memory group
         self.live: dict[str, Spare] = {}  # not yet reaped (pending, ready, running, exiting)
         self.generation = 0
+        self.restarts = 0  # zygotes that died and were started again (metrics)
         self.closed = False
         self.broken: str | None = None
         self.failures = 0  # spares in a row that died before HELLO
@@ -185,6 +186,7 @@ class Supervisor:
         log.error("the sandbox zygote died; restarting it")
         with self.lock:
             self.generation += 1
+            self.restarts += 1
             for spare in list(self.live.values()):
                 spare.zygote_died = True
                 spare.exited.set()

@@ -73,3 +73,10 @@ async def application(scope, receive, send):
         scope, receive = await bodies.bounded(scope, receive)
     handler = api if is_api(scope) else site
     await handler(scope, receive, send)
+
+
+# Outermost: every request gets an id, a log line and its metrics (requestlog.py); then, while
+# the node stops, new requests are refused and the ones in flight counted (draining.py).
+from codeblanks.web import draining, requestlog  # noqa: E402
+
+application = requestlog.observed(draining.drain.guard(application))

@@ -48,6 +48,26 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("CODEBLANKS_DEBUG", "false", "Django debug pages. Never on a public site."),
     Setting(
+        "CODEBLANKS_LOG_FORMAT",
+        "auto",
+        "Log lines: json (one object per line), text, or auto (text on a terminal, else json).",
+    ),
+    Setting(
+        "CODEBLANKS_METRICS_LISTEN",
+        "(off)",
+        "host:port for Prometheus metrics (/metrics), apart from the app's port; off if unset.",
+    ),
+    Setting(
+        "CODEBLANKS_DRAIN_SECONDS",
+        "5",
+        "Seconds a stopping node still serves new requests while /healthz says 503 (>= checks).",
+    ),
+    Setting(
+        "CODEBLANKS_STOP_TIMEOUT",
+        "30",
+        "Seconds a stopping node (SIGTERM) waits for the requests in flight before it exits.",
+    ),
+    Setting(
         "CODEBLANKS_CACHE_URL",
         "locmem://",
         "Cache for rate limits: locmem:// (one process) or redis://host:6379/0 (shared by nodes).",
@@ -114,6 +134,10 @@ class Config:
     secret_key_from_env: bool
     allowed_hosts: tuple[str, ...]
     debug: bool
+    log_format: str
+    metrics_listen: str
+    stop_timeout_s: float
+    drain_s: float
     cache_url: str
     run_rate: int
     max_code_bytes: int
@@ -155,17 +179,36 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> i
     return value
 
 
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw is None or not raw.strip():
+def _seconds(env: Mapping[str, str], name: str, default: float, *, zero: bool = False) -> float:
+    """Seconds, above 0 (or from 0 when ``zero`` allows "not at all") and at most an hour."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
         return default
     try:
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name}={raw!r}: expected a number of seconds") from None
-    if not 0 < value <= 3600:
+    if not (0 <= value if zero else 0 < value) or value > 3600:
         raise ConfigError(f"{name}={raw!r}: give between 0 and 3600 seconds")
     return value
+
+
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    raw = (env.get(name) or choices[0]).strip().lower()
+    if raw not in choices:
+        raise ConfigError(f"{name}={env.get(name)!r}: use one of {', '.join(choices)}")
+    return raw
+
+
+def _listen(env: Mapping[str, str], name: str) -> str:
+    """``host:port`` (``[::1]:9108`` for IPv6), or "" for off."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return ""
+    host, sep, port = raw.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"{name}={raw!r}: give host:port, e.g. 127.0.0.1:9108")
+    return raw
 
 
 def _secret_key(env: Mapping[str, str], data_dir: Path) -> tuple[str, bool]:
@@ -211,6 +254,10 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         secret_key_from_env=from_env_var,
         allowed_hosts=tuple(h.strip() for h in hosts.split(",") if h.strip()),
         debug=_bool(env, "CODEBLANKS_DEBUG", False),
+        log_format=_choice(env, "CODEBLANKS_LOG_FORMAT", ("auto", "json", "text")),
+        metrics_listen=_listen(env, "CODEBLANKS_METRICS_LISTEN"),
+        stop_timeout_s=_seconds(env, "CODEBLANKS_STOP_TIMEOUT", 30.0, zero=True),
+        drain_s=_seconds(env, "CODEBLANKS_DRAIN_SECONDS", 5.0, zero=True),
         cache_url=cache_url,
         run_rate=_int(env, "CODEBLANKS_RUN_RATE", 30),
         max_code_bytes=_int(env, "CODEBLANKS_MAX_CODE_BYTES", 65536, minimum=1),
@@ -249,7 +296,8 @@ def database(url: str) -> dict:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
-            "OPTIONS": dict(parse_qsl(parts.query)),  # e.g. ?sslmode=require
+            # e.g. ?sslmode=require; a database that is away is told within seconds, not minutes
+            "OPTIONS": {"connect_timeout": "5", **dict(parse_qsl(parts.query))},
             "CONN_HEALTH_CHECKS": True,
         }
     raise ConfigError(f"CODEBLANKS_DATABASE_URL: unknown scheme {parts.scheme!r}")
@@ -264,7 +312,12 @@ def cache(url: str) -> dict:
             "LOCATION": "codeblanks",
         }
     if scheme in ("redis", "rediss"):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            # A Redis that is away costs a request at most this long (then: no rate limit).
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
     raise ConfigError(f"CODEBLANKS_CACHE_URL: unknown scheme {scheme!r} (locmem:// or redis://)")
 
 

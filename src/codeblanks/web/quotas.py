@@ -14,6 +14,8 @@ from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 
+from codeblanks.web.outages import cache_gap
+
 log = logging.getLogger("codeblanks.web")
 
 
@@ -62,8 +64,9 @@ async def rate_refusal(client: str, programs: int = 1) -> Refusal | None:
     try:
         count = await _count(key, cost)
     except Exception:  # the shared cache is down: let learners run rather than fail them all
-        log.warning("rate limit not applied: the cache did not answer", exc_info=True)
+        cache_gap.failed("runs go on without the rate limit")
         return None
+    cache_gap.answered()
     if count <= rate:
         return None
     wait = 60 - int(time.time()) % 60

@@ -8,8 +8,13 @@ on start; with PostgreSQL run ``django-admin migrate`` once per release instead 
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
+import threading
+import time
+
+log = logging.getLogger("codeblanks.web")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
@@ -29,13 +34,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
             "CODEBLANKS_SECRET_KEY is not set. With a shared database every node must use the "
             "same key: set it to a long random string (docs/settings.md)."
         )
-    import uvicorn
-
     from codeblanks.web.asgi import application
 
     shown = f"[{host}]" if ":" in host else host
-    print(f"CodeBlanks is serving on http://{shown}:{port}/  (data: {config.data_dir})", flush=True)
-    uvicorn.run(
+    metrics_url = _start_metrics(config)
+    print(f"CodeBlanks is serving on http://{shown}:{port}/  ({_what(config, metrics_url)})",
+          flush=True)  # fmt: skip
+    _run(
         application,
         host=host,
         port=port,
@@ -46,4 +51,74 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         forwarded_allow_ips=config.forwarded_allow_ips or None,
         server_header=False,
         log_level="info",
+        log_config=None,  # settings.LOGGING (logs.py) formats uvicorn's lines too
+        access_log=False,  # requestlog.py writes one line per request, with its id
+        timeout_graceful_shutdown=5,  # after the drain: idle keep-alive connections
+        stop_timeout_s=config.stop_timeout_s,
+        drain_s=config.drain_s,
     )
+
+
+def _start_metrics(config) -> str:
+    """Prometheus on its own address (CODEBLANKS_METRICS_LISTEN), or "" when it is off."""
+    if not config.metrics_listen:
+        return ""
+    from codeblanks.sandbox import get_sandbox
+    from codeblanks.web import draining, metrics
+
+    return metrics.start(config.metrics_listen, get_sandbox(), lambda: draining.drain.stopping)
+
+
+def _what(config, metrics_url: str) -> str:
+    """What this node serves, in one line: database, cache, lessons, sandbox, metrics."""
+    from urllib.parse import urlsplit
+
+    from codeblanks.content import catalog
+    from codeblanks.sandbox import get_sandbox
+
+    db = urlsplit(config.database_url)
+    where = db.path if db.scheme == "sqlite" else f"{db.hostname}:{db.port or 5432}{db.path}"
+    cache = urlsplit(config.cache_url)
+    cache_at = f" {cache.hostname}:{cache.port or 6379}" if cache.hostname else ""
+    parts = [
+        f"database {db.scheme} {where}",
+        f"cache {cache.scheme}{cache_at}",
+        f"{len(catalog().lessons())} lessons",
+        f"sandbox {get_sandbox().slots} slots",
+        f"metrics {metrics_url}" if metrics_url else "metrics off",
+    ]
+    if config.local:
+        parts.append(f"data {config.data_dir}")
+    return "; ".join(parts)
+
+
+def _run(app, *, stop_timeout_s: float, drain_s: float, **options) -> None:
+    """``uvicorn.run``, with SIGTERM (and the first Ctrl+C) draining before the exit."""
+    import uvicorn
+
+    from codeblanks.web.draining import drain
+
+    stop_timeout = stop_timeout_s
+
+    class DrainingServer(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            if drain.stopping:  # a second signal: stop now
+                return super().handle_exit(sig, frame)
+            drain.begin(drain_s)
+            threading.Thread(target=self._drain, name="drain", daemon=True).start()
+
+        def _drain(self) -> None:
+            log.warning("stopping: /healthz answers 503; new requests served %g s more, then "
+                        "refused (503)", drain_s)  # fmt: skip
+            time.sleep(drain_s)
+            log.warning("stopping: new requests refused; waiting up to %g s for the %d in "
+                        "flight, and for the balancer to stop sending (1 s without a request)",
+                        stop_timeout, drain.in_flight)  # fmt: skip
+            if drain.wait_idle(stop_timeout, quiet_s=1.0):
+                log.warning("stopping: nothing left in flight")
+            else:
+                log.error("stopping: %d requests still in flight after %g s; they are cut",
+                          drain.in_flight, stop_timeout)  # fmt: skip
+            self.should_exit = True
+
+    DrainingServer(uvicorn.Config(app, **options)).run()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from codeblanks.web import config as _config
+from codeblanks.web import logs as _logs
 
 CONFIG = _config.from_env()
 
@@ -27,6 +28,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "codeblanks.web.outages.database_outage",  # a 500 while the database is away: 503 in words
     "django.middleware.security.SecurityMiddleware",
     "codeblanks.web.middleware.security_headers",  # outside StaticFiles: static files get it too
     "codeblanks.web.middleware.body_refusal",  # a body bodies.py refused (asgi.py)
@@ -138,11 +140,6 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_MAX_AGE = 3600
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
-}
+LOGGING = _logs.logging_config(CONFIG.log_format)  # JSON lines, or text on a terminal
 
 CODEBLANKS = CONFIG  # the rest of the app reads django.conf.settings.CODEBLANKS

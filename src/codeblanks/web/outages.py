@@ -1,0 +1,112 @@
+"""What a node does while a shared service is away (docs/deploy.md, "When a part fails").
+
+* The database does not answer: a page that failed for it is answered 503 in words (a page, the
+  run region's partial for htmx, JSON under /api), not as our generic 500. Nothing to reconnect
+  by hand: every request opens its connection afresh (``CONN_MAX_AGE`` 0), so the first request
+  after the database is back simply works.
+* The shared cache (Redis) does not answer: runs go on without the rate limit (quotas.py), and
+  the gap is logged once when it begins and once when it ends (``Gap``), not once per request.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.http import JsonResponse
+from django.shortcuts import render
+
+log = logging.getLogger("codeblanks.web")
+
+RETRY_AFTER_S = 5
+TITLE = "The database is not answering"
+TEXT = (
+    "We could not reach the database just now, so this was not saved or shown. What you saved "
+    "before is safe. Try again in a few seconds."
+)
+
+
+class Gap:
+    """A shared service's outage, logged at its start and at its end, once each."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.down = False
+        self._lock = threading.Lock()
+
+    def failed(self, consequence: str) -> None:
+        """Call from inside the ``except`` block of a failed call."""
+        with self._lock:
+            first, self.down = not self.down, True
+        if first:
+            log.error("%s is not answering: %s (said once; its return is logged)",
+                      self.name, consequence, exc_info=sys.exc_info()[0] is not None)  # fmt: skip
+
+    def answered(self) -> None:
+        with self._lock:
+            back, self.down = self.down, False
+        if back:
+            log.warning("%s answers again", self.name)
+
+
+cache_gap = Gap("the shared cache (CODEBLANKS_CACHE_URL)")
+
+
+def database_answers() -> bool:
+    """Whether a fresh connection (not the failed request's) reaches the database."""
+    conn = connections.create_connection(DEFAULT_DB_ALIAS)
+    try:
+        conn.ensure_connection()
+        return True
+    except DatabaseError:
+        return False
+    finally:
+        conn.close()
+
+
+def unavailable(request):
+    """The 503 for a request the database failed. Renders nothing that reads the session."""
+    if request.path_info.startswith("/api/"):
+        response = JsonResponse({"error": "database-unavailable", "message": TEXT}, status=503)
+    else:
+        template = "codeblanks/partials/refused.html"
+        if request.headers.get("HX-Request") != "true":
+            template = "codeblanks/refused.html"
+        context = {"title": TITLE, "text": TEXT, "user": AnonymousUser(), "messages": ()}
+        response = render(request, template, context, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_S)
+    return response
+
+
+def database_outage(get_response):
+    """Middleware, outermost: a 500 while the database does not answer becomes ``unavailable``.
+    The check costs a connection attempt, made only after a 500."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request):
+            response = await get_response(request)
+            if (
+                response.status_code == 500
+                and not await sync_to_async(database_answers, thread_sensitive=False)()
+            ):
+                return unavailable(request)
+            return response
+
+        markcoroutinefunction(middleware)
+    else:
+
+        def middleware(request):
+            response = get_response(request)
+            if response.status_code == 500 and not database_answers():
+                return unavailable(request)
+            return response
+
+    return middleware
+
+
+database_outage.sync_capable = True
+database_outage.async_capable = True

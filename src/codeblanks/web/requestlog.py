@@ -1,0 +1,79 @@
+"""One log line and the metrics for every HTTP request, at the ASGI door (both Django handlers,
+static files and refusals alike), under one request id: the balancer's ``X-Request-ID`` when it
+is a sane token, else one made here. The id is sent back in ``X-Request-ID`` and carried by every
+log line written meanwhile (logs.py), the sandbox's included."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from django.urls import Resolver404, resolve
+
+from codeblanks.web import metrics
+from codeblanks.web.logs import request_id
+
+log = logging.getLogger("codeblanks.web.request")
+
+_SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+GRADE_VIEWS = {"lesson-run", "api-grade"}
+
+
+def _incoming_id(scope) -> str:
+    for name, value in scope.get("headers", ()):
+        if name == b"x-request-id":
+            text = value.decode("latin-1")
+            if _SANE_ID.fullmatch(text):
+                return text
+    return uuid.uuid4().hex
+
+
+def _view(path: str) -> str:
+    """A bounded label: the URL's name, ``static``, or ``other`` (never the raw path)."""
+    if path.startswith("/static/"):
+        return "static"
+    try:
+        return resolve(path).url_name or "other"
+    except Resolver404:
+        return "other"
+
+
+def observed(app):
+    async def observe(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        rid = _incoming_id(scope)
+        token = request_id.set(rid)
+        status = 500  # unless the app answers
+        start = time.perf_counter()
+
+        async def send_with_id(message):
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = [*message.get("headers", ()), (b"x-request-id", rid.encode())]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await app(scope, receive, send_with_id)
+        finally:
+            seconds = time.perf_counter() - start
+            path = scope.get("path", "")
+            view = _view(path)
+            metrics.requests.labels(str(status)).inc()
+            metrics.request_seconds.labels(view).observe(seconds)
+            if view in GRADE_VIEWS:
+                metrics.grade_seconds.labels(view).observe(seconds)
+            client = scope.get("client") or ("", 0)
+            log.info(
+                "%s %s %s %.0f ms", scope.get("method", ""), path, status, seconds * 1000,
+                extra={"request": {"method": scope.get("method", ""), "path": path,
+                                   "view": view, "status": status,
+                                   "ms": round(seconds * 1000, 1), "client": client[0]}},
+            )  # fmt: skip
+            request_id.reset(token)
+
+    return observe
