@@ -188,7 +188,7 @@ def _seconds(env: Mapping[str, str], name: str, default: float, *, zero: bool = 
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name}={raw!r}: expected a number of seconds") from None
-    if not (0 <= value if zero else 0 < value) or value > 3600:
+    if not (value >= 0 if zero else value > 0) or value > 3600:
         raise ConfigError(f"{name}={raw!r}: give between 0 and 3600 seconds")
     return value
 
