@@ -38,20 +38,6 @@ def _deploy():
     return module
 
 
-class FromOwnAddress(crowd.Connection):
-    """crowd's connection, opened from 127.(a+1).b.c for the learner whose header names
-    10.a.b.c: HAProxy replaces that header with the connection's address."""
-
-    async def request(self, method, path, body=b"", headers=None):
-        forwarded = (headers or {}).get("X-Forwarded-For", "")
-        if self.writer is None and forwarded.startswith("10."):
-            _, a, b, c = forwarded.split(".")
-            self.reader, self.writer = await asyncio.open_connection(
-                self.host, self.port, local_addr=(f"127.{int(a) + 1}.{b}.{c}", 0)
-            )
-        return await super().request(method, path, body, headers)
-
-
 async def _held(url: str, sizes: list[int], seconds: float) -> tuple[int, list[str]]:
     await crowd._warm(url)
     best, lines = 0, []
@@ -80,7 +66,6 @@ def main() -> int:
     sizes = [int(x) for x in args.sizes.split(",")]
     counts = [int(x) for x in args.nodes.split(",")]
     deploy = _deploy()
-    crowd.Connection = FromOwnAddress
     results = {}
     print(f"{os.cpu_count()} cores, load {crowd.load()} at start", flush=True)
     for count in counts:

@@ -16,9 +16,12 @@ limit off) unless ``--url`` names a node (or a load balancer) already serving. T
 3. with ``--search``: crowds of growing size, 20 s each, up to the largest whose well-behaved
    grades keep p95 <= 400 ms with no ``busy`` and no error.
 
-Each learner sends ``X-Forwarded-For: 10.x.y.z`` as a proxy on loopback would (the node trusts
-127.0.0.1 by default): the sandbox shares itself between client addresses, and a real crowd does
-not come from one address. Printed: grades/s, p50/p95/max of well-behaved grades, the runaway
+Each learner connects from an address of its own on the loopback network (127.x.y.z, all of
+which are this machine's): the sandbox shares itself between client addresses, a real crowd does
+not come from one address, and the node trusts no proxy header by default. Through a load
+balancer, the balancer passes each learner's address on (benchmarks/cluster.py).
+
+Printed: grades/s, p50/p95/max of well-behaved grades, the runaway
 grades' verdicts, ``busy`` and errors (HTTP errors, sandbox-error, a wrong verdict, a request
 that takes over 30 s), with the load average. The run is bounded and stops by itself.
 
@@ -71,9 +74,10 @@ def load() -> str:
 
 
 class Connection:
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, source: str | None = None) -> None:
         url = urllib.parse.urlsplit(base_url)
         self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
+        self.source = source  # the local address to connect from (None: any)
         self.prefix = url.path.rstrip("/")
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -83,7 +87,10 @@ class Connection:
     ) -> tuple[int, bytes]:
         for attempt in (0, 1):  # a kept-alive connection the server closed: open a new one
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                local = (self.source, 0) if self.source else None
+                self.reader, self.writer = await asyncio.open_connection(
+                    self.host, self.port, local_addr=local
+                )
             head = [f"{method} {self.prefix}{path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
             head += [f"{k}: {v}" for k, v in (headers or {}).items()]
             head += [f"Content-Length: {len(body)}", "", ""]
@@ -186,11 +193,8 @@ async def _learner(
     phase: Phase, base_url: str, n: int, until: float, runaway: float, think, rng, progs
 ) -> None:
     solution, wrong = progs
-    conn = Connection(base_url)
-    headers = {
-        "Content-Type": "application/json",
-        "X-Forwarded-For": f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}",
-    }
+    conn = Connection(base_url, source=f"127.{n // 65536 % 256 + 1}.{n // 256 % 256}.{n % 256}")
+    headers = {"Content-Type": "application/json"}
     path = f"/api/lessons/{LESSON}/grade"
     try:
         # The class arrives together: each opens the lesson and presses Run within a think time.
@@ -319,9 +323,14 @@ def node() -> Iterator[str]:
                 proc.wait()
             log.close()
             lines = _tail(data, 4 << 20).splitlines()
-            errors = [line for line in lines if not line.startswith("INFO:")]
-            if any("Traceback" in line for line in errors):  # the node's own errors count too
-                print("the node logged errors:\n" + "\n".join(errors[-60:]))
+            # The node logs JSON lines (or text): show its errors, not its request lines.
+            errors = [
+                line
+                for line in lines
+                if "Traceback" in line or '"level": "error"' in line or line.startswith("ERROR")
+            ]
+            if errors:  # the node's own errors count too
+                print("the node logged errors:\n" + "\n".join(e[:4000] for e in errors[-20:]))
 
 
 def _tail(data: str, size: int = 2000) -> str:
