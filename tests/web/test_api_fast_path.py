@@ -234,3 +234,18 @@ def test_the_rate_is_counted_exactly_with_redis():
             assert asyncio.run(_refusals(25)) == 15  # concurrent, in worker threads: atomic
         finally:
             cache.clear()
+
+
+def test_static_files_stream_through_the_asgi_app_without_a_warning(recwarn):
+    """Django warns on every static file whose body is a sync iterator (the issue's server log);
+    the body is read in a worker thread instead, byte for byte."""
+    from pathlib import Path
+
+    import codeblanks.web
+
+    answer = call("GET", "/static/codeblanks/app.css")
+    assert answer.status == 200
+    css = Path(codeblanks.web.__file__).parent / "static" / "codeblanks" / "app.css"
+    assert answer.body == css.read_bytes()
+    streaming = [w for w in recwarn if "StreamingHttpResponse" in str(w.message)]
+    assert streaming == []

@@ -11,7 +11,7 @@ handler (``API_MIDDLEWARE``, see asgi.py).
 
 from __future__ import annotations
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
 from django.middleware.security import SecurityMiddleware
@@ -141,7 +141,22 @@ class StaticFiles:
         return self._static(request) or self.get_response(request)
 
     async def _acall(self, request):
-        return self._static(request) or await self.get_response(request)
+        response = self._static(request)
+        if response is None:
+            return await self.get_response(request)
+        if response.streaming and not response.is_async:
+            # whitenoise streams the file with a sync iterator, which Django's ASGI handler
+            # would consume with a warning on every static file; read it in a thread instead.
+            response.streaming_content = _in_thread(response.streaming_content)
+        return response
+
+
+async def _in_thread(chunks):
+    """The chunks of a sync iterator (a file being read), each fetched in a worker thread."""
+    iterator = iter(chunks)
+    done = object()
+    while (chunk := await sync_to_async(next, thread_sensitive=False)(iterator, done)) is not done:
+        yield chunk
 
 
 def in_loop(mixin):
