@@ -9,16 +9,9 @@ from typing import Any
 
 from codeblanks.cli.console import visible as printable
 
-HEADINGS = {
-    "correct": "Correct!",
-    "incorrect": "Not quite.",
-    "error": "Your program stopped with an error.",
-    "timeout": "Your program ran out of time.",
-    "memory-limit": "Your program used too much memory.",
-    "output-limit": "Your program printed too much.",
-    "busy": "The server is busy: try again in a moment.",
-    "sandbox-error": "The platform failed, not your program: try again.",
-}
+# A judgement's heading; a failed run's heading is the grader's own first sentence (the one
+# place each failure is worded: codeblanks.grading.verdicts).
+HEADINGS = {"correct": "Correct!", "incorrect": "Not quite."}
 VERDICT_STYLE = {"correct": "bold green", "incorrect": "bold yellow"}
 
 
@@ -70,13 +63,13 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
 def grade(result: dict[str, Any]) -> None:
     out = console()
     verdict = result.get("verdict", "?")
-    heading = HEADINGS.get(verdict, verdict)
+    feedback = list(result.get("feedback") or ())
+    heading = HEADINGS.get(verdict) or (feedback.pop(0) if feedback else verdict)
     case = result.get("case")
     where = f"  (case: {case})" if case and verdict != "correct" else ""
     out.print(text(heading + where, VERDICT_STYLE.get(verdict, "bold red")))
-    for sentence in result.get("feedback") or ():
-        if sentence != heading:  # the grader's first sentence may be the heading itself
-            out.print(text(f"  • {sentence}"))
+    for sentence in feedback:
+        out.print(text(f"  • {sentence}"))
     if verdict == "correct":
         out.print(text("Next: `codeblanks learn quiz` for the questions, or the next lesson."))
         return

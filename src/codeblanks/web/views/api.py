@@ -94,14 +94,15 @@ def lessons(request):
     """Every lesson; with a personal token, each with the learner's progress too."""
     if bad := method_refusal(request, "GET"):
         return bad
-    rows = [_lesson_json(request, x) for x in selectors.lesson_list()]
+    served = selectors.lesson_list()
+    rows = [_lesson_json(request, x) for x in served]
     header = request.headers.get("Authorization", "")
     if header:
         who = tokens.bearer_learner(header)
         if who.refusal:
             return refused(who)
         progress = selectors.progress_map(who.learner)
-        for row, lesson in zip(rows, selectors.lesson_list(), strict=True):
+        for row, lesson in zip(rows, served, strict=True):
             mine = progress.get(lesson.uuid, selectors.EMPTY)
             row["progress"] = {
                 "solved": mine.solved,
