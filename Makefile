@@ -4,17 +4,30 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The interface's translations: each .po compiled to its .mo, whenever it changes.
+PO := $(wildcard src/codeblanks/web/locale/*/LC_MESSAGES/*.po)
+MO := $(PO:.po=.mo)
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install system run cluster test lint format bench screenshots clean
+.PHONY: install messages system run cluster test lint format bench screenshots clean
 
-install: $(STAMP)
+install: $(STAMP) $(MO)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+$(MO): %.mo: %.po $(STAMP)
+	$(BIN)/python -m codeblanks.i18n
+
+# Refresh the catalogues from the code after adding or changing interface strings (needs GNU
+# gettext: apt-get install gettext); then translate the new entries (docs/translating.md).
+messages: install
+	cd src/codeblanks && DJANGO_SETTINGS_MODULE=codeblanks.web.settings ../../$(BIN)/python -m django \
+		makemessages --locale tr --add-location file --no-obsolete \
+		--ignore 'courses/*' --ignore 'sandbox/inside/*'
 
 run: install
 	$(BIN)/codeblanks serve --host 127.0.0.1 --port 8000

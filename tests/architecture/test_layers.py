@@ -11,12 +11,13 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "codeblanks"
 
 # What each layer may import, of codeblanks and of Django.
+# ``i18n`` (the current language and the catalogue) is the floor: anything may speak.
 ALLOWED = {
-    "content": {"content"},
+    "content": {"content", "i18n"},
     "sandbox": {"sandbox"},
-    "grading": {"grading", "content", "sandbox"},
-    "cli": {"cli", "content", "sandbox", "grading"},
-    "web": {"web", "content", "sandbox", "grading"},
+    "grading": {"grading", "content", "sandbox", "i18n"},
+    "cli": {"cli", "content", "sandbox", "grading", "i18n"},
+    "web": {"web", "content", "sandbox", "grading", "i18n"},
 }
 DJANGO_DOORS = {"cli/serve.py", "cli/manage.py"}  # import the web app lazily, to start it
 
@@ -56,3 +57,10 @@ def test_every_layer_has_modules():
     """The rule above would pass vacuously if a layer moved: each must still hold code."""
     for layer in ALLOWED:
         assert len(modules(layer)) >= 2, layer
+
+
+def test_i18n_imports_no_layer():
+    """Every layer may import codeblanks.i18n, so it may import none of them (nor Django)."""
+    names = imports(PACKAGE / "i18n.py")
+    wrong = [n for n in names if n.startswith(("codeblanks", "django"))]
+    assert not wrong, wrong

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from codeblanks import i18n
 from codeblanks.web import config as _config
 from codeblanks.web import logs as _logs
 
@@ -128,9 +129,13 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
-LANGUAGE_CODE = "en"
+# The interface's languages (codeblanks.i18n): one catalogue in web/locale for Django and the
+# grader alike.
+LANGUAGE_CODE = i18n.DEFAULT
+LANGUAGES = list(i18n.LANGUAGES.items())
+LOCALE_PATHS = [i18n.LOCALE_DIR]
 TIME_ZONE = "UTC"
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
