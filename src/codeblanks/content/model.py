@@ -158,6 +158,13 @@ class Lesson:
     exercise: Exercise
     questions: tuple[Question, ...] = ()
     version: str = ""  # a hash of the lesson's files: caches of reference outputs key on it
+    language: str = "en"  # the language of its texts (and of its code, if translated)
+    # language -> the whole lesson in it (its tr/ folder merged over the original)
+    translations: dict[str, Lesson] = field(default_factory=dict, compare=False, repr=False)
+
+    def in_language(self, language: str | None) -> Lesson:
+        """This lesson as a learner of ``language`` takes it: its translation, or itself."""
+        return self.translations.get(language or "", self)
 
 
 def level_slug(level: str) -> str:
@@ -174,6 +181,20 @@ class Course:
     path: Path
     levels: tuple[str, ...] = DEFAULT_LEVELS
     lessons: tuple[Lesson, ...] = ()
+    languages: tuple[str, ...] = ("en",)  # the first: the language its lessons are written in
+    # language -> (title, summary, level names in the order of ``levels``)
+    texts: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict, compare=False)
+
+    def title_in(self, language: str | None) -> str:
+        return self.texts.get(language or "", (self.title,))[0]
+
+    def summary_in(self, language: str | None) -> str:
+        return self.texts.get(language or "", (self.title, self.summary))[1]
+
+    def level_name(self, level: str, language: str | None) -> str:
+        """The name of ``level`` (one of ``levels``) as ``language`` says it."""
+        names = self.texts.get(language or "", (None, None, self.levels))[2]
+        return names[self.levels.index(level)] if level in self.levels else level
 
     def lessons_at(self, level: str) -> tuple[Lesson, ...]:
         return tuple(lesson for lesson in self.lessons if lesson.level == level)
