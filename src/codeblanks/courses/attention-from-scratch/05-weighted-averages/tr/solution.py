@@ -1,0 +1,18 @@
+import numpy as np
+
+# Üç belirteç, her birinde iki öznitelik: her satırda bir belirteç.
+X = np.array([[0.0, 10.0], [4.0, 2.0], [8.0, 6.0]])
+# Her belirteç için pozitif bir skor: tek bir karışımda ne kadar sayılacağı.
+r = np.array([1.0, 2.0, 1.0])
+# Aynı anda iki karışım için skorlar: her karışım için bir satır, her belirteç için bir skor.
+R = np.array([[1.0, 1.0, 2.0], [3.0, 0.0, 1.0]])
+
+w = r / r.sum()  # toplamı 1 olan ağırlıklar: (3,)
+y = w @ X  # satırların bir ağırlıklı ortalaması: (3,) @ (3, 2) -> (2,)
+W = R / R.sum(axis=1, keepdims=True)  # her satırın toplamı 1: (2, 3)
+Y = W @ X  # W'nin her satırı için bir karışım: (2, 3) @ (3, 2) -> (2, 2)
+
+print(np.round(w, 3))
+print(np.round(y, 3))
+print(W.sum(axis=1))
+print(np.round(Y, 3))
