@@ -28,6 +28,7 @@ class Mistake:
     code: str
     message: str
     nudge: str = ""  # said first, before ``message``; empty: ``message`` at once
+    file: str = ""  # as lesson.toml names it (``mistakes/x.py``): the same in every language
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,11 @@ class FunctionTest:
     rtol: float | None = None
     atol: float | None = None
     code: str = ""  # a visible test's source, shown to the learner ("" for a hidden test)
+    title: str = ""  # how the learner's language names it; "" for ``name`` (its identity)
+
+    @property
+    def shown(self) -> str:
+        return self.title or self.name
 
 
 @dataclass(frozen=True)
