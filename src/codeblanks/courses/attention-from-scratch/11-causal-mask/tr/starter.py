@@ -14,7 +14,7 @@ K = np.array([[2.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 2.0]])
 V = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, 2.0]])
 
 # buraya yaz: her ____ boşluğunu doldur.
-n = ____  # belirteç sayısı (bir diziden oku)
+n = ____  # belirteç sayısı (bir NumPy dizisinden oku)
 mask = ____  # (n, n) boolean: anahtarın sorgudan sonra geldiği yerlerde True
 scores = ____  # her sorgunun her anahtarla ölçekli skoru; mask True olan her yerde -inf
 A = ____  # softmax: her sorgunun ağırlıklarının toplamı 1 olsun
