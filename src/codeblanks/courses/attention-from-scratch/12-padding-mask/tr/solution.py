@@ -8,10 +8,9 @@ def softmax(z, eksen):
     return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
 
 
-# Dört belirtece kadar doldurulmuş iki diziden oluşan bir yığın, biçimler (yığın, belirteç,
-# genişlik). İlk dizinin 4 gerçek belirteci var, ikincisinin yalnızca 2: son iki satırı dolgu ve
-# dolgu belirteci ne tutuyorsa onu tutuyor. Her belirteç, kendi dizisindeki her gerçek belirtece,
-# önünde ya da arkasında olsun, dikkat edebilir.
+# Dört belirtece kadar doldurulmuş iki dizilik bir yığın, biçim (yığın, belirteç, genişlik). İlk
+# dizide 4 gerçek belirteç var, ikincide yalnızca 2: son iki satırı dolgu ve dolgu belirteci ne
+# tutuyorsa onu tutuyor. Her belirteç, dizisindeki önceki ve sonraki her gerçek belirtece bakabilir.
 Q = np.array([
     [[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 0.0], [1.0, 1.0, 0.0, 1.0], [0.0, 0.0, 2.0, 1.0]],
     [[2.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 0.0, 1.0]],
