@@ -1,0 +1,23 @@
+import numpy as np
+
+
+def softmax(z, eksen):
+    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
+    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+    agirliklar = np.exp(kaydirilmis)
+    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+
+
+# Genişliği d_k = 4 olan iki sorgu ve üç anahtar; her anahtar için genişliği 2 olan bir değer.
+Q = np.array([[1.0, 2.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]])
+K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 2.0, 1.0, 1.0], [2.0, 0.0, 0.0, 1.0]])
+V = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+
+d_k = K.shape[1]  # sorguların ve anahtarların ortak genişliği
+scores = Q @ K.T / np.sqrt(d_k)  # (n_q, n_k)
+A = softmax(scores, eksen=1)  # her sorgunun anahtarlar üzerindeki ağırlıkları
+out = A @ V  # (n_q, d_v)
+
+print(A.shape, out.shape)
+print(np.round(A, 3))
+print(np.round(out, 3))
