@@ -34,8 +34,8 @@ outputs = []
 for t in range(X.shape[0]):
     x = X[t : t + 1]  # (1, d_model): yalnızca yeni gelmiş belirteç
     q = x @ W_q  # (1, d_k): sorgusu
-    K_cache = np.vstack([K_cache, x @ W_k])  # (t + 1, d_k): şimdiye dek her anahtar, en yenisi sonda
-    V_cache = np.vstack([V_cache, x @ W_v])  # (t + 1, d_v): şimdiye dek her değer
+    K_cache = np.vstack([K_cache, x @ W_k])  # (t + 1, d_k): gelen tüm anahtarlar, en yenisi sonda
+    V_cache = np.vstack([V_cache, x @ W_v])  # (t + 1, d_v): gelen tüm değerler
     y = softmax(q @ K_cache.T / np.sqrt(d_k), eksen=1) @ V_cache  # (1, d_v)
     outputs.append(y)
 

@@ -35,8 +35,8 @@ for t in range(X.shape[0]):
     x = X[t : t + 1]  # (1, d_model): yalnızca yeni gelmiş belirteç
     # buraya yaz: dört ____ yerine kodunu yaz.
     q = ____  # (1, d_k): sorgusu
-    K_cache = ____  # (t + 1, d_k): şimdiye dek her anahtar, en yenisi sonda
-    V_cache = ____  # (t + 1, d_v): şimdiye dek her değer
+    K_cache = ____  # (t + 1, d_k): gelen tüm anahtarlar, en yenisi sonda
+    V_cache = ____  # (t + 1, d_v): gelen tüm değerler
     y = ____  # (1, d_v): çıktısı; önbellekteki her anahtara ve değere dikkat eder
     outputs.append(y)
 
