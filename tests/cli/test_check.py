@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -13,9 +14,28 @@ BROKEN = sorted(p for p in FIXTURES.iterdir() if p.name.startswith("content."))
 
 
 def test_builtin_courses_pass_the_static_checks(capsys):
+    """And every built-in lesson has a complete, current translation into each of its course's
+    languages: a missing or out-of-date one is a warning, which fails here."""
     assert main(["check", "--no-run"]) == 0, capsys.readouterr().out
-    last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert re.fullmatch(r"\d+ lessons? in \d+ courses?: 0 problems", last)
+    out = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"21 lessons \(and 21 translations\) in 1 course: 0 problems", out[-1]), (
+        "\n".join(out)
+    )
+
+
+def test_a_translated_course_is_proved_in_both_languages(capsys, tmp_path):
+    course = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "translated", course)
+    assert main(["check", str(course)]) == 0, capsys.readouterr().out
+    out = capsys.readouterr().out.strip()
+    assert out.endswith("1 lesson (and 1 translation) in 1 course: 0 problems"), out
+    # the Turkish solution is a program of its own: a wrong one is refused, in its own file
+    solution = course / "01-sum" / "tr" / "solution.py"
+    solution.write_text(solution.read_text().replace("a + b", "a * b"))
+    assert main(["check", str(course)]) == 1
+    out = capsys.readouterr().out
+    assert f"grading.E001 {solution}" in out, out
+    assert "1 problem" in out.strip().splitlines()[-1]
 
 
 def test_a_valid_course_passes_with_the_sandbox_proofs(capsys):

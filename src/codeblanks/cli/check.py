@@ -1,5 +1,6 @@
 """``codeblanks check [PATH ...] [--no-run]``: load the courses, print every problem, then prove
-each loaded lesson in the sandbox (``codeblanks.grading.prove``) and print its problems too.
+each loaded lesson, in every language it is translated into, in the sandbox
+(``codeblanks.grading.prove``) and print its problems too.
 Warnings (a scaffold's leftover TODO, a blank that accepts its value typed in) are printed but
 do not fail the check."""
 
@@ -42,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
     for problem in problems:
         print(problem_line(problem), flush=True)
     lessons = [lesson for course in courses for lesson in course.lessons]
+    # every language of a lesson is a program of its own, proved as the original is
+    versions = [v for lesson in lessons for v in (lesson, *lesson.translations.values())]
     if not args.no_run:
-        for lesson in lessons:
+        for lesson in versions:
             try:
                 found = prove(lesson)
             except SandboxUnavailable as reason:
@@ -54,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
     warnings = [p for p in problems if p.warning]
     errors = len(problems) - len(warnings)
     also = f", {plural(len(warnings), 'warning')}" if warnings else ""
+    translated = len(versions) - len(lessons)
+    languages = f" (and {plural(translated, 'translation')})" if translated else ""
     print(
-        f"{plural(len(lessons), 'lesson')} in {plural(len(courses), 'course')}: "
+        f"{plural(len(lessons), 'lesson')}{languages} in {plural(len(courses), 'course')}: "
         f"{plural(errors, 'problem')}{also}"
     )
     return 1 if errors else 0

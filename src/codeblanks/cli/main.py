@@ -15,10 +15,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from codeblanks.cli import check, grade, learn, lessons, manage, new, run, serve
+from codeblanks.cli import check, grade, learn, lessons, manage, new, run, serve, translate
 from codeblanks.cli.console import UsageError, error
 
-COMMANDS = (lessons, check, run, grade, learn, serve, manage, new)
+COMMANDS = (lessons, check, run, grade, learn, serve, manage, new, translate)
 UNSAFE_ENV = "CODEBLANKS_UNSAFE_NO_SANDBOX"
 UNSAFE_WARNING = """\
 *******************************************************************************

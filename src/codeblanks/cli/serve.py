@@ -47,10 +47,19 @@ def run(args: argparse.Namespace) -> int:
     loaded = catalog()
     for problem in loaded.problems:
         print(problem_line(problem), file=sys.stderr, flush=True)
-    if loaded.problems:
+    warnings = sum(1 for problem in loaded.problems if problem.warning)
+    errors = len(loaded.problems) - warnings
+    if errors:
         print(
-            f"{plural(len(loaded.problems), 'content problem')}: the lessons they concern are not "
+            f"{plural(errors, 'content problem')}: the lessons they concern are not "
             "served (`codeblanks check` says more)",
+            file=sys.stderr,
+            flush=True,
+        )
+    if warnings:
+        print(
+            f"{plural(warnings, 'content warning')}: served all the same "
+            "(a translation out of date or missing is served in the original language)",
             file=sys.stderr,
             flush=True,
         )

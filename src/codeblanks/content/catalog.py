@@ -18,6 +18,7 @@ class Catalog:
     courses: tuple[Course, ...]
     problems: tuple[Problem, ...] = ()
     _by_id: dict[str, Lesson] = field(default_factory=dict, repr=False, compare=False)
+    _languages: dict[str, Catalog] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for lesson in self.lessons():
@@ -32,6 +33,15 @@ class Catalog:
 
     def course(self, course_id: str) -> Course | None:
         return next((course for course in self.courses if course.id == course_id), None)
+
+    def in_language(self, language: str | None) -> Catalog:
+        """The catalogue as a learner of ``language`` reads it (made once per language)."""
+        if not any(language in course.languages[1:] for course in self.courses):
+            return self
+        if language not in self._languages:
+            courses = tuple(course.in_language(language) for course in self.courses)
+            self._languages[language] = Catalog(courses, self.problems)
+        return self._languages[language]
 
 
 @functools.cache

@@ -161,10 +161,35 @@ CODES: dict[str, tuple[str, str]] = {
         "add the name to [grading] values, or correct it",
     ),
     "content.E090": ("an output mode is unknown", 'use output = "exact" or "numbers"'),
+    # translations (a lesson's tr/ folder, a course's languages)
+    "content.E100": (
+        "a translation is missing a part of the original",
+        "translate the part the message names (docs/authoring.md, Translating a lesson)",
+    ),
+    "content.E101": (
+        "a translation has a part the original does not have",
+        "remove it, or correct the name it is filed under",
+    ),
+    "content.E102": (
+        "a translated question does not ask what the original asks",
+        "keep the original's options and pairs, in the same order",
+    ),
+    "content.E103": (
+        "a course's languages are not a list of distinct two-letter codes",
+        'write languages = ["en", "tr"], the lessons\' own language first',
+    ),
     # warnings: `codeblanks check` prints them and still passes; the lesson loads
     "content.W001": (
         "a TODO from the scaffold is still in a lesson file",
         "write the text the TODO asks for, then delete the TODO",
+    ),
+    "content.W002": (
+        "a translation is out of date: its original changed after it was translated",
+        "update the translation, then run `codeblanks translate LESSON --lang xx --stamp`",
+    ),
+    "content.W003": (
+        "a lesson has no translation into one of its course's languages",
+        "translate it: `codeblanks translate LESSON --lang xx` starts one",
     ),
 }
 

@@ -6,6 +6,8 @@ sub-folder is a lesson except hidden ones and those starting with ``_`` (drafts,
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 
 from codeblanks.content.codes import problem
@@ -15,17 +17,28 @@ from codeblanks.content.lesson import read_lesson
 from codeblanks.content.model import DEFAULT_LEVELS, Course, Lesson, level_slug
 from codeblanks.content.problems import Problem
 from codeblanks.content.tomlpos import Locator
+from codeblanks.content.translation import read_translation
 
-COURSE_KEYS = {"id", "title", "summary", "levels"}
+COURSE_KEYS = {"id", "title", "summary", "levels", "languages"}
+LANGUAGE = re.compile(r"^[a-z]{2}$")  # ISO 639-1: en, tr, de …
 
 
 def lesson_folders(folder: Path) -> list[Path]:
-    """The lesson folders of a course folder, in lesson order."""
+    """The lesson folders of a course folder, in lesson order (its language folders left out)."""
     try:
         children = sorted(folder.iterdir(), key=lambda child: child.name)
     except OSError:
         return []
-    return [child for child in children if child.is_dir() and not is_skipped(child.name)]
+    return [
+        child
+        for child in children
+        if child.is_dir() and not is_skipped(child.name) and not _is_translation(child)
+    ]
+
+
+def _is_translation(folder: Path) -> bool:
+    """A course's ``tr/`` (its course.toml in that language), not a lesson."""
+    return bool(LANGUAGE.fullmatch(folder.name)) and (folder / "course.toml").exists()
 
 
 def read_course(folder: Path, problems: list[Problem]) -> Course | None:
@@ -33,7 +46,7 @@ def read_course(folder: Path, problems: list[Problem]) -> Course | None:
     problem. Its lessons are read (and their problems reported) either way."""
     before = len(problems)
     # levels stay unknown (empty: lessons' levels are not checked) while course.toml is broken
-    course_id, title, summary, levels = folder.name, "", "", ()
+    course_id, title, summary, levels, languages = folder.name, "", "", (), ("en",)
     parsed = read_toml(folder, "course.toml", problems)
     if parsed is not None:
         data, text = parsed
@@ -43,14 +56,17 @@ def read_course(folder: Path, problems: list[Problem]) -> Course | None:
         title = root.text("title")
         summary = root.text("summary")
         levels = _levels(root)
+        languages = _languages(root)
     course_ok = len(problems) == before
+    if not course_ok:
+        languages = ("en",)
 
     lessons: list[Lesson] = []
     folders = lesson_folders(folder)
     for lesson_folder in folders:
         lesson = read_lesson(lesson_folder, course_id=course_id, levels=levels, problems=problems)
         if lesson is not None:
-            lessons.append(lesson)
+            lessons.append(_translated(lesson, languages, problems))
     if not folders:
         problems.append(
             problem(
@@ -67,7 +83,91 @@ def read_course(folder: Path, problems: list[Problem]) -> Course | None:
         path=folder,
         levels=levels,
         lessons=tuple(lessons),
+        languages=languages,
+        texts=_course_texts(folder, languages, levels, problems),
     )
+
+
+def _languages(root: Table) -> tuple[str, ...]:
+    """The course's languages, its lessons' own first; ("en",) when absent or invalid."""
+    if "languages" not in root.data:
+        return ("en",)
+    raw = root.data["languages"]
+    ok = (
+        isinstance(raw, list)
+        and raw
+        and all(isinstance(code, str) and LANGUAGE.fullmatch(code) for code in raw)
+        and len(set(raw)) == len(raw)
+    )
+    if not ok:
+        root.report(
+            "content.E103",
+            "languages",
+            'languages must be a non-empty list of distinct two-letter codes, e.g. ["en", "tr"]',
+        )
+        return ("en",)
+    return tuple(raw)
+
+
+def _translated(lesson: Lesson, languages: tuple[str, ...], problems: list[Problem]) -> Lesson:
+    """``lesson`` with its translations into the course's other languages. A language without a
+    translation folder is a warning: its learners get the lesson in the original language."""
+    translations = {}
+    for language in languages[1:]:
+        if not (lesson.path / language).is_dir():
+            problems.append(
+                problem(
+                    "content.W003",
+                    lesson.path / language,
+                    None,
+                    f"lesson {lesson.id!r} has no {language}/ translation: its {language} "
+                    f"learners get it in {languages[0]}",
+                    f"start one: codeblanks translate {lesson.path} --lang {language}",
+                )
+            )
+            continue
+        translated = read_translation(lesson, language, problems)
+        if translated is not None:
+            translations[language] = translated
+    return replace(lesson, language=languages[0], translations=translations)
+
+
+def _course_texts(
+    folder: Path, languages: tuple[str, ...], levels: tuple[str, ...], problems: list[Problem]
+) -> dict[str, tuple[str, str, tuple[str, ...]]]:
+    """The course's title, summary and level names in each other language (``tr/course.toml``)."""
+    texts = {}
+    for language in languages[1:]:
+        if not (folder / language / "course.toml").is_file():
+            problems.append(
+                problem(
+                    "content.W003",
+                    folder / language / "course.toml",
+                    None,
+                    f"the course has no {language}/course.toml: its {language} learners read "
+                    f"its title, summary and levels in {languages[0]}",
+                )
+            )
+            continue
+        parsed = read_toml(folder / language, "course.toml", problems)
+        if parsed is None:
+            continue
+        data, text = parsed
+        path = folder / language / "course.toml"
+        root = Table(data, path=path, locator=Locator(text), problems=problems)
+        before = len(problems)
+        root.unknown({"title", "summary", "levels"})
+        title, summary = root.text("title"), root.text("summary")
+        names = root.texts("levels", required=True)
+        if names and len(names) != len(levels):
+            root.report(
+                "content.E100",
+                "levels",
+                f"{len(names)} level names; the course has {len(levels)} levels",
+            )
+        if len(problems) == before:
+            texts[language] = (title, summary, names)
+    return texts
 
 
 def _levels(root: Table) -> tuple[str, ...]:

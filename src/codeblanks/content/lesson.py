@@ -311,5 +311,5 @@ def _read_mistakes(grading: Table, folder: Path, problems: list[Problem]) -> tup
             continue
         code = read_text(folder, file, problems)
         if code is not None:
-            mistakes.append(Mistake(path, code, message, nudge))
+            mistakes.append(Mistake(path, code, message, nudge, file=file))
     return tuple(mistakes)

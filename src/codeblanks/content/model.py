@@ -4,7 +4,7 @@ never database rows (progress keys on ``Lesson.uuid``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 DEFAULT_LEVELS: tuple[str, ...] = ("Beginner", "Intermediate", "Advanced", "Expert")
@@ -28,6 +28,7 @@ class Mistake:
     code: str
     message: str
     nudge: str = ""  # said first, before ``message``; empty: ``message`` at once
+    file: str = ""  # as lesson.toml names it (``mistakes/x.py``): the same in every language
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,11 @@ class FunctionTest:
     rtol: float | None = None
     atol: float | None = None
     code: str = ""  # a visible test's source, shown to the learner ("" for a hidden test)
+    title: str = ""  # how the learner's language names it; "" for ``name`` (its identity)
+
+    @property
+    def shown(self) -> str:
+        return self.title or self.name
 
 
 @dataclass(frozen=True)
@@ -159,12 +165,17 @@ class Lesson:
     questions: tuple[Question, ...] = ()
     version: str = ""  # a hash of the lesson's files: caches of reference outputs key on it
     language: str = "en"  # the language of its texts (and of its code, if translated)
+    level_label: str = ""  # what its level is called in its language ("": ``level`` itself)
     # language -> the whole lesson in it (its tr/ folder merged over the original)
     translations: dict[str, Lesson] = field(default_factory=dict, compare=False, repr=False)
 
     def in_language(self, language: str | None) -> Lesson:
         """This lesson as a learner of ``language`` takes it: its translation, or itself."""
         return self.translations.get(language or "", self)
+
+    @property
+    def level_name(self) -> str:
+        return self.level_label or self.level
 
 
 def level_slug(level: str) -> str:
@@ -182,19 +193,27 @@ class Course:
     levels: tuple[str, ...] = DEFAULT_LEVELS
     lessons: tuple[Lesson, ...] = ()
     languages: tuple[str, ...] = ("en",)  # the first: the language its lessons are written in
-    # language -> (title, summary, level names in the order of ``levels``)
+    # language -> (title, summary, level names in the order of ``levels``), from tr/course.toml
     texts: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict, compare=False)
+    level_names: tuple[str, ...] = ()  # how its language calls ``levels`` (empty: as they are)
 
-    def title_in(self, language: str | None) -> str:
-        return self.texts.get(language or "", (self.title,))[0]
+    def in_language(self, language: str | None) -> Course:
+        """The course as a learner of ``language`` sees it: its texts and lessons in that
+        language where it has them. Levels keep their names as keys (and addresses)."""
+        if language not in self.languages[1:]:
+            return self
+        title, summary, names = self.texts.get(language, (self.title, self.summary, ()))
+        lessons = tuple(lesson.in_language(language) for lesson in self.lessons)
+        if names:
+            lessons = tuple(
+                replace(x, level_label=self.level_name(x.level, names)) for x in lessons
+            )
+        return replace(self, title=title, summary=summary, lessons=lessons, level_names=names)
 
-    def summary_in(self, language: str | None) -> str:
-        return self.texts.get(language or "", (self.title, self.summary))[1]
-
-    def level_name(self, level: str, language: str | None) -> str:
-        """The name of ``level`` (one of ``levels``) as ``language`` says it."""
-        names = self.texts.get(language or "", (None, None, self.levels))[2]
-        return names[self.levels.index(level)] if level in self.levels else level
+    def level_name(self, level: str, names: tuple[str, ...] | None = None) -> str:
+        """What ``level`` (one of ``levels``) is called in this course's language."""
+        names = self.level_names if names is None else names
+        return names[self.levels.index(level)] if names and level in self.levels else level
 
     def lessons_at(self, level: str) -> tuple[Lesson, ...]:
         return tuple(lesson for lesson in self.lessons if lesson.level == level)

@@ -42,7 +42,10 @@ PRINTED_RIGHT = (
 
 
 def mistake_id(lesson: Lesson, mistake: Mistake) -> str:
-    """How a mistake is named in a Grade: its file, relative to the lesson folder."""
+    """How a mistake is named in a Grade: its file, relative to the lesson folder (the same in
+    every language of the lesson)."""
+    if mistake.file:
+        return mistake.file
     try:
         return mistake.path.relative_to(lesson.path).as_posix()
     except ValueError:

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from django.db.models import Count, Max
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from codeblanks.content.model import Course, Lesson, level_slug
 from codeblanks.web.learners import Learner
@@ -33,10 +34,11 @@ STATE_LABELS = {
 
 
 def current_catalog():
-    """The process-wide catalog of courses (``codeblanks.content.catalog()``)."""
+    """The process-wide catalog of courses (``codeblanks.content.catalog()``), in the request's
+    language: its lessons are the translations a learner of that language takes."""
     from codeblanks.content import catalog
 
-    return catalog()
+    return catalog().in_language(get_language())
 
 
 # ---- lessons ---------------------------------------------------------------------------------
