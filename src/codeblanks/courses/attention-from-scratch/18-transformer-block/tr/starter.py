@@ -53,9 +53,9 @@ beta1 = np.zeros(4)
 gamma2 = np.array([1.0, 0.5, 2.0, 1.0])
 beta2 = np.array([0.0, 0.1, 0.0, -0.1])
 
-# buraya yaz: her ____ yerine kodunu yaz (ön-norm: her alt katmana girerken normalize et).
-H = ____  # X artı, normalize edilmiş X'in (gamma1, beta1) nedensel öz-dikkati
-Y = ____  # H artı, normalize edilmiş H'nin (gamma2, beta2) ileri beslemeli bloğu
+# buraya yaz: her ____ yerine kodunu yaz (ön-norm: her alt katmana girerken normalleştir).
+H = ____  # X artı, normalleştirilmiş X'in (gamma1, beta1) nedensel öz-dikkati
+Y = ____  # H artı, normalleştirilmiş H'nin (gamma2, beta2) ileri beslemeli bloğu
 
 print(X.shape, H.shape, Y.shape)
 print(np.round(Y, 3))
