@@ -1,0 +1,32 @@
+import numpy as np
+
+
+def softmax(z, eksen):
+    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
+    böylece taşma olmaz)."""
+    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+    agirliklar = np.exp(kaydirilmis)
+    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+
+
+# Yazılmakta olan cümlenin iki belirteci (bunlar sorar), okunan cümlenin üç belirteci (bunlar
+# yanıtlar). İkisinde de belirteç başına d_model = 4 öznitelik var.
+X_dec = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]])
+X_enc = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]])
+# Öğrenilmiş gibi sabit izdüşümler: sorgular ve anahtarlar dört özniteliğin hepsini tutar (d_k = 4),
+# değerler 0. ve 1. öznitelikleri tutar (d_v = 2).
+W_q = np.eye(4)
+W_k = np.eye(4)
+W_v = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]])
+
+Q = X_dec @ W_q  # (n_q, d_k): yazılmakta olan belirteç başına bir sorgu
+K = X_enc @ W_k  # (n_kv, d_k): okunan belirteç başına bir anahtar
+V = X_enc @ W_v  # (n_kv, d_v): okunan belirteç başına bir değer
+d_k = K.shape[1]
+scores = Q @ K.T / np.sqrt(d_k)  # (n_q, n_kv): skorlar; maske yok, her kaynak belirteç okunabilir
+A = softmax(scores, eksen=1)  # her sorgunun kaynak belirteçler üzerindeki ağırlıkları
+Y = A @ V  # (n_q, d_v): sorgu başına bir çıktı
+
+print(A.shape, Y.shape)
+print(np.round(A, 3))
+print(np.round(Y, 3))
