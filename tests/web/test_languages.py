@@ -4,6 +4,7 @@ API's language; and forms, e-mails, numbers and the grader's language following 
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -288,3 +289,87 @@ def test_the_site_through_asgi_takes_the_language_too():
     cookie = [(b"cookie", f"sessionid={r.cookies['sessionid'].value}".encode())]
     again = call("GET", "/progress/", headers=[*cookie, (b"accept-language", b"en")])
     assert again.headers["content-language"] == "tr" and '<html lang="tr">' in again.body.decode()
+
+
+# The pages said before or around the views: the lock-out, the CSRF refusal, the database
+# outage and a body refused before the session is read.
+
+
+def test_the_lock_out_page_is_in_the_sessions_language(client):
+    from django.conf import settings
+
+    user()
+    client.post("/language", {"language": "tr", "next": "/"})
+    for _ in range(settings.AXES_FAILURE_LIMIT + 1):
+        r = client.post("/accounts/login/", {"username": "ayse", "password": "wrong"})
+    text = r.content.decode()
+    assert r.status_code == 429 and html_lang(r) == "tr"
+    assert "Giriş 15 dakika boyunca durduruldu" in text
+    assert "15 dakika sonra yeniden deneyin" in text
+
+
+def test_the_csrf_refusal_is_in_the_browsers_language(csrf_client):
+    r = csrf_client.post("/lessons/first-steps/reset", HTTP_ACCEPT_LANGUAGE="tr")
+    assert r.status_code == 403 and html_lang(r) == "tr"
+    assert "Bu sayfa güncel değil" in r.content.decode()
+
+
+def test_the_database_outage_page_keeps_the_requests_language(monkeypatch):
+    from django.http import HttpResponse
+
+    from codeblanks.web import outages
+
+    monkeypatch.setattr(outages, "database_answers", lambda: False)
+    middleware = outages.database_outage(lambda request: HttpResponse("boom", status=500))
+    request = RequestFactory().get("/progress/", HTTP_ACCEPT_LANGUAGE="tr")
+    r = middleware(request)
+    assert r.status_code == 503 and r["Content-Language"] == "tr"
+    assert "Veritabanı yanıt vermiyor" in r.content.decode()
+    request = RequestFactory().get("/api/me", HTTP_ACCEPT_LANGUAGE="de")
+    request.LANGUAGE_CODE = "tr"  # what languages.py chose before the database failed
+    r = middleware(request)
+    assert r.status_code == 503 and "veritabanına ulaşamadık" in json.loads(r.content)["message"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_body_refused_before_the_session_is_read_is_in_the_browsers_language():
+    from .test_run import _config
+
+    with override_settings(CODEBLANKS=_config(max_body_bytes=100)):
+        r = call(
+            "POST",
+            "/lessons/first-steps/run",
+            b"code=" + b"x" * 500,
+            headers=[
+                (b"content-type", b"application/x-www-form-urlencoded"),
+                (b"content-length", b"505"),
+                (b"accept-language", b"tr"),
+            ],
+        )
+    assert r.status == 413 and r.headers["content-language"] == "tr"
+    assert "Gönderilemeyecek kadar büyük" in r.body.decode()
+
+
+def test_an_async_view_and_the_grader_it_calls_speak_the_requests_language(client, monkeypatch):
+    """Run is an async view: it and whatever it calls see the request's language, for Django
+    and for codeblanks.i18n (the grader's sentences)."""
+    from codeblanks.grading import Grade
+    from codeblanks.web import services
+
+    heard = []
+
+    async def grader(lesson, code, sandbox=None, client=None):
+        heard.append((translation.get_language(), i18n.current()))
+        expected = lesson.exercise.expected_output
+        return Grade("correct", expected, "", expected, duration_ms=1234.0)
+
+    monkeypatch.setattr(services, "agrade", grader)
+    r = client.post(
+        "/lessons/first-steps/run",
+        {"code": "print('a')"},
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="tr",
+    )
+    text = r.content.decode()
+    assert r.status_code == 200 and heard == [("tr", "tr")]
+    assert "Çıktınız" in text and "1.234 ms'de çalıştı." in text  # the number, the Turkish way
