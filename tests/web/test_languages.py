@@ -373,3 +373,29 @@ def test_an_async_view_and_the_grader_it_calls_speak_the_requests_language(clien
     text = r.content.decode()
     assert r.status_code == 200 and heard == [("tr", "tr")]
     assert "Çıktınız" in text and "1.234 ms'de çalıştı." in text  # the number, the Turkish way
+
+
+def test_a_stopping_node_refuses_in_the_browsers_language():
+    """draining.py answers before Django sees the request: ?lang= or Accept-Language."""
+    import asyncio
+
+    from codeblanks.web import draining
+
+    def refuse(path, query=b"", language=b""):
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "path": path, "query_string": query,
+                 "headers": [(b"accept-language", language)] if language else []}  # fmt: skip
+        asyncio.run(draining._refuse(scope, send))
+        return dict(sent[0]["headers"]), sent[1]["body"].decode()
+
+    headers, page = refuse("/lessons/", language=b"tr-TR,tr;q=0.9")
+    assert headers[b"content-language"] == b"tr" and "<html lang=tr>" in page
+    assert "Bu sunucu yeniden başlıyor" in page
+    headers, body = refuse("/api/run", query=b"lang=tr", language=b"en")
+    assert json.loads(body)["message"].startswith("Bu sunucu yeniden başlıyor")
+    headers, page = refuse("/lessons/")
+    assert headers[b"content-language"] == b"en" and "This server is restarting" in page
