@@ -63,11 +63,13 @@ test: system lint
 	exit $$status
 
 # What the tests need from the system, installed with apt when missing (as root), else named in
-# one line: Debian's Chromium (the browser tests) and HAProxy (the deployment tests).
+# one line: Debian's Chromium (the browser tests), HAProxy (the deployment tests) and GNU gettext
+# (xgettext: the catalogue's completeness test re-extracts the interface's strings).
 system:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || missing="$$missing haproxy"; \
+	command -v xgettext >/dev/null 2>&1 || missing="$$missing gettext"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			echo "== installing from Debian's packages:$$missing"; \

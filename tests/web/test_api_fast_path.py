@@ -47,7 +47,15 @@ class Answer:
 
 
 async def acall(
-    app, method, path, body=b"", headers=(), scheme="http", client="127.0.0.1", host=HOST
+    app,
+    method,
+    path,
+    body=b"",
+    headers=(),
+    scheme="http",
+    client="127.0.0.1",
+    host=HOST,
+    query=b"",
 ):
     scope = {
         "type": "http",
@@ -57,7 +65,7 @@ async def acall(
         "scheme": scheme,
         "path": path,
         "raw_path": path.encode(),
-        "query_string": b"",
+        "query_string": query,
         "root_path": "",
         "headers": [(b"host", host.encode()), *headers],
         "client": (client, 40000),
@@ -114,7 +122,9 @@ def test_api_answers_carry_the_security_headers_and_no_cookie(sandbox, grader):
         assert r.headers["cross-origin-opener-policy"] == "same-origin"
         assert r.headers["x-frame-options"] == "DENY"
         assert r.headers["content-type"] == "application/json"
-        assert not r.cookies and "vary" not in r.headers
+        # no session, so nothing varies by cookie; the words follow the caller's language
+        assert not r.cookies and r.headers["vary"] == "Accept-Language"
+        assert r.headers["content-language"] == "en"
 
 
 def test_api_answers_are_the_same_through_the_asgi_app(sandbox, grader):
@@ -190,7 +200,9 @@ def test_pages_still_get_a_session_and_csrf_through_the_asgi_app():
         (b"content-type", b"application/x-www-form-urlencoded"),
     ]
     r = call("POST", "/lessons/first-steps/reset", b"", headers=form)
-    assert r.status == 403 and not r.cookies  # no CSRF token: refused, as before
+    assert r.status == 403 and "sessionid" not in r.cookies  # no CSRF token: refused, as before
+    # the refusal's page has the language switcher's form, whose token is the same secret
+    assert "csrftoken" not in r.cookies or r.cookies["csrftoken"].value == token
     r = call("POST", "/lessons/first-steps/reset", f"csrfmiddlewaretoken={token}".encode(),
              headers=form)  # fmt: skip
     assert r.status == 302 and "sessionid" in r.cookies  # the learner's session starts

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
 
 
 class _ErrorsUnderFirstPassword:
@@ -19,9 +20,9 @@ class _ErrorsUnderFirstPassword:
 
 class SignupForm(_ErrorsUnderFirstPassword, auth_forms.UserCreationForm):
     email = forms.EmailField(
-        label="E-mail (optional)",
+        label=_("E-mail (optional)"),
         required=False,
-        help_text="Only used to send you a link if you forget your password.",
+        help_text=_("Only used to send you a link if you forget your password."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -39,9 +40,9 @@ class SetPasswordForm(_ErrorsUnderFirstPassword, auth_forms.SetPasswordForm):
 
 class EmailForm(forms.ModelForm):
     email = forms.EmailField(
-        label="E-mail",
+        label=_("E-mail"),
         required=False,
-        help_text="Leave empty to have none; then a forgotten password cannot be reset.",
+        help_text=_("Leave empty to have none; then a forgotten password cannot be reset."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -54,7 +55,7 @@ class DeleteAccountForm(forms.Form):
     """Deleting an account asks for its password, so a borrowed open session cannot do it."""
 
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
@@ -66,5 +67,5 @@ class DeleteAccountForm(forms.Form):
     def clean_password(self):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password.", code="wrong_password")
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
         return password

@@ -10,15 +10,45 @@ from __future__ import annotations
 import json
 import threading
 import time
+from urllib.parse import parse_qs
+
+from codeblanks import i18n
+from codeblanks.i18n import gettext as _
 
 RETRY_AFTER_S = 1
-PAGE = (
-    "<!doctype html><html lang=en><meta charset=utf-8><title>This server is restarting</title>"
-    "<h1>This server is restarting</h1><p>It is finishing the work it has and takes no more. "
-    "Nothing you saved is lost: reload the page in a moment and another server will answer.</p>"
-    "</html>"
-)
-MESSAGE = "This server is restarting and takes no new work; send the request again."
+
+
+def _page() -> str:
+    title = _("This server is restarting")
+    text = _(
+        "It is finishing the work it has and takes no more. Nothing you saved is lost: reload "
+        "the page in a moment and another server will answer."
+    )
+    return (
+        f"<!doctype html><html lang={i18n.current()}><meta charset=utf-8><title>{title}</title>"
+        f"<h1>{title}</h1><p>{text}</p></html>"
+    )
+
+
+def _message() -> str:
+    return _("This server is restarting and takes no new work; send the request again.")
+
+
+def _language(scope) -> str:
+    """The request's language as languages.py would choose it without a session: ``?lang=``,
+    then ``Accept-Language`` (this answer comes before Django sees the request)."""
+    from django.utils.translation.trans_real import parse_accept_lang_header
+
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    asked = query.get("lang", [""])[0]
+    if i18n.supported(asked):
+        return i18n.normalize(asked)
+    headers = dict(scope.get("headers") or ())
+    header = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(header):
+        if i18n.supported(code):
+            return i18n.normalize(code)
+    return i18n.DEFAULT
 
 
 class Drain:
@@ -85,14 +115,16 @@ class Drain:
 
 async def _refuse(scope, send) -> None:
     path = scope.get("path", "")
-    if path == "/healthz":
-        body, kind = json.dumps({"status": "stopping"}).encode(), b"application/json"
-    elif path.startswith("/api/"):
-        body = json.dumps({"error": "stopping", "message": MESSAGE}).encode()
-        kind = b"application/json"
-    else:
-        body, kind = PAGE.encode(), b"text/html; charset=utf-8"
+    with i18n.language(_language(scope)) as code:
+        if path == "/healthz":
+            body, kind = json.dumps({"status": "stopping"}).encode(), b"application/json"
+        elif path.startswith("/api/"):
+            body = json.dumps({"error": "stopping", "message": _message()}).encode()
+            kind = b"application/json"
+        else:
+            body, kind = _page().encode(), b"text/html; charset=utf-8"
     headers = [
+        (b"content-language", code.encode()),
         (b"content-type", kind),
         (b"content-length", str(len(body)).encode()),
         (b"retry-after", str(RETRY_AFTER_S).encode()),

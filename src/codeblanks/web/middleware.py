@@ -62,12 +62,22 @@ def _finish(request, response):
 def body_refusal(get_response):
     """Answers a request whose body ``codeblanks.web.bodies`` refused (the reason is in the
     ASGI scope) before any other middleware or view can read it."""
+    from django.utils import translation
+
+    from codeblanks import i18n
+    from codeblanks.web import languages
     from codeblanks.web.bodies import SCOPE_KEY
-    from codeblanks.web.views.pages import body_refused
+    from codeblanks.web.views.pages import body_refused as refused_page
 
     def refusal(request):
         scope = getattr(request, "scope", None)
         return scope.get(SCOPE_KEY) if scope else None
+
+    def body_refused(request, found):
+        # before the session is read: in the language of ?lang= or of the browser
+        code = languages.from_query(request) or languages.from_header(request) or i18n.DEFAULT
+        with translation.override(code):
+            return languages.finish(request, refused_page(request, found), code)
 
     if iscoroutinefunction(get_response):
 

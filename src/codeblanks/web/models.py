@@ -117,3 +117,16 @@ class PersonalToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.name} ({self.prefix}…)"
+
+
+class Profile(models.Model):
+    """What a user chose for themselves: the interface's language ('' until they choose one;
+    ``codeblanks.web.languages`` sets it from the switcher and ``?lang=``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="profile"
+    )
+    language = models.CharField(max_length=8, blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.language or '-'}"

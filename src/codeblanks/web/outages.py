@@ -19,12 +19,14 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 log = logging.getLogger("codeblanks.web")
 
 RETRY_AFTER_S = 5
-TITLE = "The database is not answering"
-TEXT = (
+TITLE = _("The database is not answering")
+TEXT = _(
     "We could not reach the database just now, so this was not saved or shown. What you saved "
     "before is safe. Try again in a few seconds."
 )
@@ -69,9 +71,19 @@ def database_answers() -> bool:
 
 
 def unavailable(request):
-    """The 503 for a request the database failed. Renders nothing that reads the session."""
+    """The 503 for a request the database failed. Renders nothing that reads the session; in
+    the request's language (``languages.py`` chose it before the database failed)."""
+    from codeblanks import i18n
+    from codeblanks.web import languages
+
+    code = getattr(request, "LANGUAGE_CODE", None) or languages.from_header(request) or i18n.DEFAULT
+    with translation.override(code):
+        return languages.finish(request, _unavailable(request), code)
+
+
+def _unavailable(request):
     if request.path_info.startswith("/api/"):
-        response = JsonResponse({"error": "database-unavailable", "message": TEXT}, status=503)
+        response = JsonResponse({"error": "database-unavailable", "message": str(TEXT)}, status=503)
     else:
         template = "codeblanks/partials/refused.html"
         if request.headers.get("HX-Request") != "true":

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
 from codeblanks.content.public import meaning_order
 
@@ -37,26 +39,28 @@ def parse_answer(question: Question, data: Mapping[str, str]) -> object:
     if isinstance(question, ChoiceQuestion):
         index = _index(data.get("choice", ""), len(question.options))
         if index is None:
-            raise BadAnswer("Choose one of the options.")
+            raise BadAnswer(_("Choose one of the options."))
         return index
     if isinstance(question, BlankQuestion):
         text = data.get("blank", "").strip()
         if not text:
-            raise BadAnswer("Fill in the blank.")
+            raise BadAnswer(_("Fill in the blank."))
         if len(text) > MAX_BLANK_CHARS:
-            raise BadAnswer(f"Keep the answer under {MAX_BLANK_CHARS} characters.")
+            raise BadAnswer(
+                _("Keep the answer under %(count)s characters.") % {"count": MAX_BLANK_CHARS}
+            )
         if "\x00" in text:  # it could not be kept (PostgreSQL refuses it), and is no Python
-            raise BadAnswer("The answer has a NUL character (\\x00) in it; remove it.")
+            raise BadAnswer(_("The answer has a NUL character (\\x00) in it; remove it."))
         return text
     if isinstance(question, MatchQuestion):
         picks = []
         for i in range(len(question.pairs)):
             index = _index(data.get(f"match-{i}", ""), len(question.pairs))
             if index is None:
-                raise BadAnswer("Choose a meaning for every term.")
+                raise BadAnswer(_("Choose a meaning for every term."))
             picks.append(index)
         return picks
-    raise BadAnswer("This kind of question cannot be answered here.")
+    raise BadAnswer(_("This kind of question cannot be answered here."))
 
 
 # ---- what a template needs to show one question ----------------------------------------------

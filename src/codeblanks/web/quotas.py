@@ -13,6 +13,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from codeblanks.web.outages import cache_gap
 
@@ -34,7 +36,11 @@ def size_refusal(code: str) -> Refusal | None:
     return Refusal(
         413,
         "too-large",
-        f"The program is {size:,} bytes; the limit is {limit:,} bytes. Shorten it and run again.",
+        _("The program is %(size)s bytes; the limit is %(limit)s bytes. Shorten it and run again.")
+        % {
+            "size": number_format(size, force_grouping=True),
+            "limit": number_format(limit, force_grouping=True),
+        },
     )
 
 
@@ -46,8 +52,11 @@ def character_refusal(code: str) -> Refusal | None:
     return Refusal(
         422,
         "nul-character",
-        f"The program has a NUL character (\\x00) on line {line}, so it was neither saved nor "
-        "run. Remove it and run again.",
+        _(
+            "The program has a NUL character (\\x00) on line %(line)s, so it was neither saved "
+            "nor run. Remove it and run again."
+        )
+        % {"line": line},
     )
 
 
@@ -73,8 +82,11 @@ async def rate_refusal(client: str, programs: int = 1) -> Refusal | None:
     return Refusal(
         429,
         "rate-limited",
-        f"You have run {rate} programs this minute, the most we allow (a check on hidden "
-        f"cases counts each case). Try again in {wait} s.",
+        _(
+            "You have run %(rate)s programs this minute, the most we allow (a check on hidden "
+            "cases counts each case). Try again in %(wait)s s."
+        )
+        % {"rate": rate, "wait": wait},
     )
 
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from django.db.models import Count, Max
 from django.urls import reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from codeblanks.content.model import Course, Lesson, level_slug
 from codeblanks.web.learners import Learner
@@ -24,12 +25,12 @@ SOLVED = "exercise-solved"
 ANSWERED = "questions-answered"
 COMPLETE = "complete"
 
-STATE_LABELS = {
-    NOT_STARTED: "Not started",
-    STARTED: "In progress",
-    SOLVED: "Exercise solved",
-    ANSWERED: "Questions answered",
-    COMPLETE: "Exercise solved, questions answered",
+STATE_LABELS = {  # lazy: each in the language of the page that shows it
+    NOT_STARTED: _("Not started"),
+    STARTED: _("In progress"),
+    SOLVED: _("Exercise solved"),
+    ANSWERED: _("Questions answered"),
+    COMPLETE: _("Exercise solved, questions answered"),
 }
 
 

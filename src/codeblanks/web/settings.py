@@ -38,6 +38,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "codeblanks.web.languages.languages",  # ?lang=, the account's, the session's, the browser's
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -47,6 +48,7 @@ MIDDLEWARE = [
 # session, CSRF or login by design (docs/api.md), and every one of them runs on the event loop.
 # Adding to MIDDLEWARE? Decide whether the API needs it too.
 API_MIDDLEWARE = [
+    "codeblanks.web.languages.api_languages",  # ?lang= or Accept-Language; Content-Language
     "codeblanks.web.middleware.api_security",  # SecurityMiddleware, in the loop
     "codeblanks.web.middleware.security_headers",
     "codeblanks.web.middleware.body_refusal",
@@ -70,6 +72,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",  # LANGUAGE_CODE, LANGUAGES
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],

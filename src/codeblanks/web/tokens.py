@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from codeblanks.web.learners import Learner
 from codeblanks.web.models import PersonalToken
@@ -68,14 +69,14 @@ def bearer_learner(header: str) -> Bearer:
     scheme, _, raw = header.partition(" ")
     raw = raw.strip()
     if scheme.lower() != "bearer" or not raw.startswith(PREFIX) or len(raw) > 100:
-        return Bearer(refusal="The Authorization header must be 'Bearer cbt_…' (a token).")
+        return Bearer(refusal=gettext("The Authorization header must be 'Bearer cbt_…' (a token)."))
     token = PersonalToken.objects.select_related("user").filter(digest=_digest(raw)).first()
     if token is None:
-        return Bearer(refusal="This token is unknown.")
+        return Bearer(refusal=gettext("This token is unknown."))
     if token.revoked_at is not None:
-        return Bearer(refusal="This token was revoked.")
+        return Bearer(refusal=gettext("This token was revoked."))
     if not token.user.is_active:
-        return Bearer(refusal="This account is disabled.")
+        return Bearer(refusal=gettext("This account is disabled."))
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at > TOUCH_EVERY:
         PersonalToken.objects.filter(pk=token.pk).update(last_used_at=now)

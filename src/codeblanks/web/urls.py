@@ -1,7 +1,17 @@
 from django.contrib import admin
 from django.urls import path
 
-from codeblanks.web.views import accounts, api, health, hints, learner_api, lesson, pages, tokens
+from codeblanks.web.views import (
+    accounts,
+    api,
+    health,
+    hints,
+    language,
+    learner_api,
+    lesson,
+    pages,
+    tokens,
+)
 
 handler400 = pages.bad_request
 handler403 = pages.permission_denied
@@ -12,6 +22,7 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("courses/<slug:course_id>/<slug:level>/", pages.level, name="level"),
     path("progress/", pages.progress, name="progress"),
+    path("language", language.language_set, name="language"),
     path("progress/tokens", tokens.token_create, name="token-create"),
     path("progress/tokens/<int:token_id>/revoke", tokens.token_revoke, name="token-revoke"),
     path("lessons/<slug:lesson_id>/", lesson.lesson_page, name="lesson"),

@@ -13,6 +13,8 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from codeblanks.web import services
@@ -32,8 +34,8 @@ def _in_words(wait: timedelta) -> str:
     minutes = max(1, round(wait.total_seconds() / 60))
     if minutes % 60 == 0:
         hours = minutes // 60
-        return f"{hours} hour" if hours == 1 else f"{hours} hours"
-    return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
 def axes_address(request) -> str | None:
@@ -59,11 +61,11 @@ def locked_out(request, original_response=None, credentials=None):
     """django-axes' answer once an address and account pair has used up its tries
     (``AXES_LOCKOUT_CALLABLE``): the log-in page's words, how long to wait, status 429."""
     wait = _in_words(settings.AXES_COOLOFF_TIME)
-    text = (
-        f"Too many wrong passwords for this account from your address. Try again in {wait}; "
+    text = _(
+        "Too many wrong passwords for this account from your address. Try again in %(wait)s; "
         "each try before then starts the wait again. Forgot the password? Ask the site's "
         "administrator to set a new one."
-    )
+    ) % {"wait": wait}
     return render(request, "accounts/locked_out.html", {"text": text, "wait": wait}, status=429)
 
 

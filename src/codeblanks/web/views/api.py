@@ -14,6 +14,7 @@ from asgiref.sync import sync_to_async
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.web import selectors, services, tokens
@@ -33,13 +34,14 @@ async def bearer(request) -> tokens.Bearer:
 
 
 def refused(who: tokens.Bearer) -> JsonResponse:
-    return error(401, "bad-token", who.refusal + " Make a new one on your progress page.")
+    message = _("%(refusal)s Make a new one on your progress page.") % {"refusal": who.refusal}
+    return error(401, "bad-token", message)
 
 
 def method_refusal(request, allowed: str) -> JsonResponse | None:
     if request.method == allowed or (allowed == "GET" and request.method == "HEAD"):
         return None
-    response = error(405, "method-not-allowed", f"Use {allowed}.")
+    response = error(405, "method-not-allowed", _("Use %(method)s.") % {"method": allowed})
     response["Allow"] = allowed
     return response
 
@@ -50,13 +52,16 @@ def json_body(request, example: str):
     try:
         body = request.body
     except RequestDataTooBig:
-        return error(413, "too-large", "The request body is too large.")
+        return error(413, "too-large", _("The request body is too large."))
     try:
         data = json.loads(body.decode("utf-8"))
     except RecursionError:  # nesting deeper than the parser's stack
-        return error(400, "bad-json", f"The JSON body is nested too deeply; send {example}.")
+        message = _("The JSON body is nested too deeply; send %(example)s.")
+        return error(400, "bad-json", message % {"example": example})
     except (UnicodeDecodeError, ValueError):  # also a number too long for int()
-        return error(400, "bad-json", f"The body must be JSON: {example}.")
+        return error(
+            400, "bad-json", _("The body must be JSON: %(example)s.") % {"example": example}
+        )
     return data
 
 
@@ -66,9 +71,9 @@ def _code(request) -> str | JsonResponse:
     if isinstance(data, JsonResponse):
         return data
     if not isinstance(data, dict) or "code" not in data:
-        return error(400, "missing-code", 'The JSON object needs a "code" member.')
+        return error(400, "missing-code", _('The JSON object needs a "code" member.'))
     if not isinstance(data["code"], str):
-        return error(400, "bad-code", '"code" must be a string.')
+        return error(400, "bad-code", _('"code" must be a string.'))
     return data["code"]
 
 
@@ -136,9 +141,8 @@ async def grade(request, lesson_id: str):
         return bad
     lesson = selectors.lesson_get(lesson_id)
     if lesson is None:
-        return error(
-            404, "no-such-lesson", f"There is no lesson {lesson_id!r}; see GET /api/lessons."
-        )
+        message = _("There is no lesson %(lesson)s; see GET /api/lessons.")
+        return error(404, "no-such-lesson", message % {"lesson": repr(lesson_id)})
     code = _code(request)
     if isinstance(code, JsonResponse):
         return code
@@ -157,4 +161,4 @@ async def grade(request, lesson_id: str):
 
 @csrf_exempt
 def not_found(request, rest: str = ""):
-    return error(404, "not-found", "No such API endpoint; see docs/api.md.")
+    return error(404, "not-found", _("No such API endpoint; see docs/api.md."))

@@ -10,6 +10,7 @@ import functools
 
 from asgiref.sync import sync_to_async
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.content.model import MatchQuestion
@@ -23,7 +24,8 @@ MAX_BLANK_CHARS = 500
 
 
 def no_lesson(lesson_id: str) -> JsonResponse:
-    return error(404, "no-such-lesson", f"There is no lesson {lesson_id!r}; see GET /api/lessons.")
+    message = _("There is no lesson %(lesson)s; see GET /api/lessons.")
+    return error(404, "no-such-lesson", message % {"lesson": repr(lesson_id)})
 
 
 @csrf_exempt
@@ -34,7 +36,7 @@ async def me(request):
     if who.refusal:
         return refused(who)
     if who.learner is None:
-        return error(401, "no-token", "Send 'Authorization: Bearer <your personal token>'.")
+        return error(401, "no-token", _("Send 'Authorization: Bearer <your personal token>'."))
     return JsonResponse({"username": who.username})
 
 
@@ -75,7 +77,8 @@ async def hint(request, found, who):
     number = data.get("number") if isinstance(data, dict) else None
     hints = found.exercise.hints
     if type(number) is not int or not 1 <= number <= max(len(hints), 1):
-        return error(400, "bad-number", f'"number" must be a whole number from 1 to {len(hints)}.')
+        message = _('"number" must be a whole number from 1 to %(last)s.')
+        return error(400, "bad-number", message % {"last": len(hints)})
     if not hints:
         return JsonResponse({"number": number, "of": 0, "text": None})
     if who.learner is not None:
@@ -102,13 +105,17 @@ def _answer(question, data):
     if question.kind == "choice":
         if type(answer) is not int or not 0 <= answer < len(question.options):
             last = len(question.options) - 1
-            raise BadAnswer(f'"answer" must be an option index from 0 to {last}.')
+            raise BadAnswer(
+                _('"answer" must be an option index from 0 to %(last)s.') % {"last": last}
+            )
         return answer
     if question.kind == "blank":
         if not isinstance(answer, str) or not answer.strip():
-            raise BadAnswer('"answer" must be the text that fills the blank.')
+            raise BadAnswer(_('"answer" must be the text that fills the blank.'))
         if len(answer) > MAX_BLANK_CHARS:
-            raise BadAnswer(f"Keep the answer under {MAX_BLANK_CHARS} characters.")
+            raise BadAnswer(
+                _("Keep the answer under %(count)s characters.") % {"count": MAX_BLANK_CHARS}
+            )
         return answer.strip()
     count = len(question.pairs)
     if not (
@@ -117,7 +124,8 @@ def _answer(question, data):
         and all(type(i) is int and 0 <= i < count for i in answer)
     ):
         raise BadAnswer(
-            f'"answer" must list, for each of the {count} terms, an index into "meanings".'
+            _('"answer" must list, for each of the %(count)s terms, an index into "meanings".')
+            % {"count": count}
         )
     return match_picks(question, answer)
 
@@ -126,7 +134,12 @@ def _answer(question, data):
 async def answer(request, found, who, question_id: str):
     question = question_get(found.questions, question_id)
     if question is None:
-        return error(404, "no-such-question", f"Lesson {found.id!r} has no {question_id!r}.")
+        message = _("Lesson %(lesson)s has no %(question)s.")
+        return error(
+            404,
+            "no-such-question",
+            message % {"lesson": repr(found.id), "question": repr(question_id)},
+        )
     data = json_body(request, '{"answer": 0}')
     if isinstance(data, JsonResponse):
         return data
@@ -144,7 +157,7 @@ async def answer(request, found, who, question_id: str):
     if outcome.refusal:
         r = outcome.refusal
         return error(r.status, r.error, r.message)
-    words = outcome.message or ("Right." if outcome.correct else "Not quite.")
+    words = outcome.message or (_("Right.") if outcome.correct else _("Not quite."))
     body = {"correct": outcome.correct, "message": words, "explanation": question.explanation}
     if isinstance(question, MatchQuestion):
         body["per_term"] = list(outcome.per_term)

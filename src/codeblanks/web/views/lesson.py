@@ -8,6 +8,7 @@ from asgiref.sync import sync_to_async
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import selectors, services
@@ -51,7 +52,7 @@ async def lesson_run(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
     code = request.POST.get("code")
     if code is None:
-        return HttpResponseBadRequest("The form has no code in it.")
+        return HttpResponseBadRequest(_("The form has no code in it."))
     code = code.replace("\r\n", "\n")
     learner = await sync_to_async(learner_from_request)(request, create=True)
     outcome = await services.lesson_run(

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.core.exceptions import DisallowedHost, RequestDataTooBig
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.http import require_safe
 
@@ -57,11 +61,11 @@ def _json(status: int, code: str, message: str) -> JsonResponse:
 
 
 def _too_large_text() -> str:
-    return (
-        f"What you sent is over the server's limit of "
-        f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024:,} KB, so it was neither saved nor "
+    kb = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+    return _(
+        "What you sent is over the server's limit of %(kb)s KB, so it was neither saved nor "
         "run. Your last saved code is kept; shorten the program and try again."
-    )
+    ) % {"kb": number_format(kb, force_grouping=True)}
 
 
 def _refused(request, status: int, title: str, text: str):
@@ -77,14 +81,14 @@ def bad_request(request, exception=None):
     Under /api it is the API's JSON error instead, as for every error handler here."""
     if _api(request):
         if isinstance(exception, DisallowedHost):
-            return _json(400, "bad-host", "This server does not answer for that Host header.")
+            return _json(400, "bad-host", _("This server does not answer for that Host header."))
         if isinstance(exception, RequestDataTooBig):
-            return _json(413, "too-large", "The request body is too large.")
-        return _json(400, "bad-request", "The request could not be read.")
+            return _json(413, "too-large", _("The request body is too large."))
+        return _json(400, "bad-request", _("The request could not be read."))
     if isinstance(exception, RequestDataTooBig):
-        return _refused(request, 413, "Too large to send", _too_large_text())
+        return _refused(request, 413, _("Too large to send"), _too_large_text())
     return _refused(
-        request, 400, "That request could not be read", "Reload the page and try again."
+        request, 400, _("That request could not be read"), _("Reload the page and try again.")
     )
 
 
@@ -93,34 +97,39 @@ def body_refused(request, refusal):
     config = settings.CODEBLANKS
     if refusal.error == "too-large":
         if _api(request):
-            limit = f"{config.max_body_bytes:,}"
-            return _json(413, "too-large", f"The request body is over the limit of {limit} bytes.")
-        return _refused(request, 413, "Too large to send", _too_large_text())
-    seconds = f"{config.body_timeout_s:g}"
+            limit = number_format(config.max_body_bytes, force_grouping=True)
+            message = _("The request body is over the limit of %(limit)s bytes.")
+            return _json(413, "too-large", message % {"limit": limit})
+        return _refused(request, 413, _("Too large to send"), _too_large_text())
+    seconds = number_format(Decimal(f"{config.body_timeout_s:g}"))
     if _api(request):
-        return _json(408, "too-slow", f"The request body took longer than {seconds} s to arrive.")
+        message = _("The request body took longer than %(seconds)s s to arrive.")
+        return _json(408, "too-slow", message % {"seconds": seconds})
     return _refused(
         request,
         408,
-        "Sent too slowly",
-        f"What you sent did not arrive within {seconds} seconds, so it was neither saved nor "
-        "run. Check your connection and try again.",
+        _("Sent too slowly"),
+        _(
+            "What you sent did not arrive within %(seconds)s seconds, so it was neither saved "
+            "nor run. Check your connection and try again."
+        )
+        % {"seconds": seconds},
     )
 
 
 def not_found(request, exception=None):
     if _api(request):
-        return _json(404, "not-found", "No such API endpoint; see docs/api.md.")
+        return _json(404, "not-found", _("No such API endpoint; see docs/api.md."))
     return defaults.page_not_found(request, exception)
 
 
 def permission_denied(request, exception=None):
     if _api(request):
-        return _json(403, "forbidden", "This request is not allowed.")
+        return _json(403, "forbidden", _("This request is not allowed."))
     return defaults.permission_denied(request, exception)
 
 
 def server_error(request):
     if _api(request):
-        return _json(500, "server-error", "Something went wrong on our side; please try again.")
+        return _json(500, "server-error", _("Something went wrong on our side; please try again."))
     return defaults.server_error(request)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from codeblanks.web import selectors, tokens
@@ -20,9 +21,9 @@ def token_create(request):
         "tokens": tokens.token_list(user_id=request.user.pk),
     }
     if made is None:
-        context["token_error"] = (
-            f"You have {tokens.MAX_TOKENS} tokens already: revoke one you no longer use first."
-        )
+        context["token_error"] = _(
+            "You have %(count)s tokens already: revoke one you no longer use first."
+        ) % {"count": tokens.MAX_TOKENS}
     else:
         context["new_token"] = made[1]  # shown this once, never stored in clear
     return render(request, "codeblanks/progress.html", context, status=200 if made else 422)
