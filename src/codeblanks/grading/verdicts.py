@@ -8,6 +8,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from codeblanks.i18n import gettext as _
+from codeblanks.i18n import pgettext
 from codeblanks.sandbox.result import (
     BUSY,
     ERROR,
@@ -29,6 +30,20 @@ class Verdict(StrEnum):
     OUTPUT_LIMIT = OUTPUT_LIMIT
     BUSY = BUSY  # the platform: too many programs at once, try again
     SANDBOX_ERROR = SANDBOX_ERROR  # the platform failed, not the program
+
+    def label(self) -> str:
+        """The verdict as a word for the learner, in the current language."""
+        labels = {
+            Verdict.CORRECT: pgettext("verdict", "correct"),
+            Verdict.INCORRECT: pgettext("verdict", "incorrect"),
+            Verdict.ERROR: pgettext("verdict", "error"),
+            Verdict.TIMEOUT: pgettext("verdict", "timeout"),
+            Verdict.MEMORY_LIMIT: pgettext("verdict", "memory limit"),
+            Verdict.OUTPUT_LIMIT: pgettext("verdict", "output limit"),
+            Verdict.BUSY: pgettext("verdict", "busy"),
+            Verdict.SANDBOX_ERROR: pgettext("verdict", "sandbox error"),
+        }
+        return labels[self]
 
     @property
     def platform(self) -> bool:
