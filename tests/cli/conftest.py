@@ -24,3 +24,12 @@ def tiny(tmp_path: Path, monkeypatch) -> Path:
     course = Path(shutil.copytree(FIXTURES / "valid", tmp_path / "tiny"))
     monkeypatch.setenv("CODEBLANKS_COURSES", str(course))
     return course
+
+
+@pytest.fixture(autouse=True)
+def english_environment(monkeypatch):
+    """The learner's commands speak the environment's language: the tests start from none
+    (English), whatever the machine running them says; a test that wants Turkish asks for it."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")

@@ -94,9 +94,19 @@ def test_tolerance_follows_the_lesson(softmax_lesson):
 
 def test_a_timeout_is_a_verdict(softmax_lesson):
     quick = with_grading(softmax_lesson, limits=Limits(wall_s=1.0, cpu_s=1.0))
-    g = grade(quick, SETUP + "while True:\n    pass\n")
+    g = grade(quick, SETUP + "import time\ntime.sleep(30)\n")
     assert g.verdict == "timeout" and g.case == "visible"
     assert "ran out of time (the limit is 1 s)" in g.feedback[0]
+
+
+def test_a_timeout_names_the_limit_that_stopped_it(softmax_lesson):
+    """A loop that burns CPU is stopped by the CPU limit, well before the wall clock's: the
+    sentence names the CPU time, not the wall limit the program never reached."""
+    busy = with_grading(softmax_lesson, limits=Limits(wall_s=5.0, cpu_s=0.2))
+    g = grade(busy, SETUP + "while True:\n    pass\n")
+    assert g.verdict == "timeout", g
+    assert "it used more than 0.2 s of CPU time, the limit" in g.feedback[0]
+    assert "5 s" not in g.feedback[0]
 
 
 def test_json_keeps_its_keys_and_adds_the_new_ones(softmax_lesson):

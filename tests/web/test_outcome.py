@@ -19,10 +19,19 @@ def test_every_verdict_has_a_title_and_words(verdict):
 
 
 def test_limits_use_the_lessons_numbers():
-    spec = GradingSpec(limits=Limits(wall_s=2.5, memory_mb=300))
+    spec = GradingSpec(limits=Limits(wall_s=2.5, cpu_s=0.5, memory_mb=300))
     lesson = dataclasses.replace(FIRST, exercise=dataclasses.replace(FIRST.exercise, grading=spec))
-    assert "the limit is 2.5 s" in present(Grade("timeout", "", "", ""), lesson, "").detail
+    # which limit stopped it is not known here: both are named
+    detail = present(Grade("timeout", "", "", ""), lesson, "").detail
+    assert "more than 0.5 s of CPU time or ran longer than 2.5 s" in detail
     assert "300 MB" in present(Grade("memory-limit", "", "", ""), lesson, "").detail
+
+
+def test_a_timeout_says_the_graders_sentence_once():
+    """The grader's sentence names the limit that stopped the run; the page says it once."""
+    said = "Your program ran out of time (it used more than 2 s of CPU time, the limit): ..."
+    view = present(Grade("timeout", "", "", "", feedback=(said,)), FIRST, "")
+    assert view.detail == said and view.feedback == []
 
 
 def test_correct_counts_the_hidden_cases():

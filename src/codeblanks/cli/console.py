@@ -1,14 +1,22 @@
-"""What the commands share: printing problems and JSON, reading the learner's file, errors."""
+"""What the commands share: printing problems and JSON, reading the learner's file, errors, and
+the learner's language (``--lang``, else the environment's)."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from codeblanks import i18n
 from codeblanks.content.problems import Problem
+from codeblanks.i18n import gettext as _
+
+# Where a terminal says its language, in gettext's order (LANGUAGE may list several: "tr:en").
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
 class UsageError(Exception):
@@ -18,6 +26,51 @@ class UsageError(Exception):
 def error(message: str, code: int) -> int:
     print(f"codeblanks: error: {message}", file=sys.stderr)
     return code
+
+
+def environment_language(environ=None) -> str:
+    """The interface language the environment asks for: the first supported one named by
+    LANGUAGE, LC_ALL, LC_MESSAGES or LANG (``tr_TR.UTF-8`` → ``tr``), else English."""
+    environ = os.environ if environ is None else environ
+    for variable in LANGUAGE_VARIABLES:
+        value = environ.get(variable, "")
+        if not value:
+            continue
+        for code in value.split(":"):
+            code = code.split(".")[0].split("@")[0]
+            if i18n.supported(code):
+                return i18n.normalize(code)
+        if variable != "LANGUAGE":
+            break  # the first locale variable that is set decides, as for gettext
+    return i18n.DEFAULT
+
+
+def _language_code(value: str) -> str:
+    if not i18n.supported(value):
+        known = ", ".join(sorted(i18n.LANGUAGES))
+        raise argparse.ArgumentTypeError(f"unknown language {value!r} (one of: {known})")
+    return i18n.normalize(value)
+
+
+def add_language(parser: argparse.ArgumentParser) -> None:
+    """``--lang CODE``: the learner's language for a learner's command."""
+    parser.add_argument(
+        "--lang",
+        metavar="CODE",
+        type=_language_code,
+        default=None,
+        help="the language to speak and take lessons in: "
+        + ", ".join(sorted(i18n.LANGUAGES))
+        + " (default: from LANGUAGE, LC_ALL or LANG; else en)",
+    )
+
+
+def language_of(args: argparse.Namespace) -> str:
+    """The language a command speaks: ``--lang`` when it has one, else the environment's; an
+    author's command (no ``--lang``) speaks English."""
+    if not hasattr(args, "lang"):
+        return i18n.DEFAULT
+    return args.lang or environment_language()
 
 
 def shown(path: Path) -> str:
@@ -66,13 +119,15 @@ def read_program(name: str) -> str:
     """The text of the program file ``name``; a missing or non-text file is a usage error."""
     path = Path(name)
     if not path.is_file():
-        raise UsageError(f"{name}: no such file")
+        raise UsageError(_("{file}: no such file").format(file=name))
     try:
         return path.read_bytes().decode("utf-8")
     except OSError as problem:
-        raise UsageError(f"{name}: cannot be read ({problem.strerror})") from None
+        raise UsageError(
+            _("{file}: cannot be read ({reason})").format(file=name, reason=problem.strerror)
+        ) from None
     except UnicodeDecodeError:
-        raise UsageError(f"{name}: not UTF-8 text") from None
+        raise UsageError(_("{file}: not UTF-8 text").format(file=name)) from None
 
 
 def plural(count: int, word: str) -> str:

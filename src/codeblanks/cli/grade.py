@@ -1,13 +1,23 @@
-"""``codeblanks grade LESSON_ID FILE [--json]``: grade a program as a lesson's exercise."""
+"""``codeblanks grade LESSON_ID FILE [--json] [--lang CODE]``: grade a program as a lesson's
+exercise, the lesson taken and the feedback given in the learner's language."""
 
 from __future__ import annotations
 
 import argparse
 import difflib
 
-from codeblanks.cli.console import UsageError, error, print_json, read_program, visible
+from codeblanks import i18n
+from codeblanks.cli.console import (
+    UsageError,
+    add_language,
+    error,
+    print_json,
+    read_program,
+    visible,
+)
 from codeblanks.content import catalog
 from codeblanks.content.model import Lesson
+from codeblanks.i18n import gettext as _
 
 
 def add_parser(commands) -> None:
@@ -15,6 +25,7 @@ def add_parser(commands) -> None:
     parser.add_argument("lesson", metavar="LESSON_ID", help="the lesson's id (see `lessons`)")
     parser.add_argument("file", metavar="FILE", help="the learner's Python file")
     parser.add_argument("--json", action="store_true", help="print the grade as JSON")
+    add_language(parser)
     parser.set_defaults(func=run)
 
 
@@ -26,21 +37,28 @@ def find_lesson(lesson_id: str) -> Lesson:
         return lesson
     ids = [known.id for known in loaded.lessons()]
     close = difflib.get_close_matches(lesson_id, ids, n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    broken = " (a lesson with problems is left out: `codeblanks check` says why)"
-    raise UsageError(f"unknown lesson {lesson_id!r}{hint}{broken if loaded.problems else ''}")
+    if close:
+        text = _("unknown lesson {lesson}; did you mean {close}?").format(
+            lesson=repr(lesson_id), close=", ".join(close)
+        )
+    else:
+        text = _("unknown lesson {lesson}").format(lesson=repr(lesson_id))
+    if loaded.problems:
+        text += " " + _("(a lesson with problems is left out: `codeblanks check` says why)")
+    raise UsageError(text)
 
 
 def run(args: argparse.Namespace) -> int:
     from codeblanks.grading import grade  # here, not above: `codeblanks --help` stays instant
     from codeblanks.sandbox import SandboxUnavailable
 
-    lesson = find_lesson(args.lesson)
+    # the lesson as a learner of this language takes it (main() set the language)
+    lesson = find_lesson(args.lesson).in_language(i18n.current())
     code = read_program(args.file)
     try:
         result = grade(lesson, code)
     except SandboxUnavailable as reason:
-        return error(f"the sandbox cannot run here: {reason}", 3)
+        return error(_("the sandbox cannot run here: {reason}").format(reason=reason), 3)
     if args.json:
         print_json(result.to_json())
     else:
@@ -49,16 +67,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_human(result) -> None:
-    case = f", case: {result.case}" if result.case else ""
-    print(f"{result.verdict} ({result.duration_ms:.0f} ms{case})")
+    from codeblanks.grading.verdicts import Verdict
+
+    ms = f"{result.duration_ms:.0f}"
+    known = {v.value for v in Verdict}
+    verdict = Verdict(result.verdict).label() if result.verdict in known else result.verdict
+    if result.case:
+        print(
+            _("{verdict} ({ms} ms, case: {case})").format(verdict=verdict, ms=ms, case=result.case)
+        )
+    else:
+        print(_("{verdict} ({ms} ms)").format(verdict=verdict, ms=ms))
     for message in result.feedback:
         print(f"  - {visible(message)}")
     if result.more:  # a mistake's explanation, held back on the web until asked for
-        print(f"  more: {visible(result.more)}")
+        print("  " + _("more: {explanation}").format(explanation=visible(result.more)))
     if result.correct:
         return
     if result.stderr.strip():
-        print("stderr:")
+        print(_("stderr:"))
         print(visible(result.stderr.rstrip("\n")))
     if result.verdict != "incorrect":
         return
@@ -69,8 +96,8 @@ def _print_human(result) -> None:
             difflib.unified_diff(
                 result.expected.splitlines(),
                 result.stdout.splitlines(),
-                fromfile="expected output",
-                tofile="your output",
+                fromfile=_("expected output"),
+                tofile=_("your output"),
                 lineterm="",
             )
         )

@@ -15,8 +15,10 @@ import os
 import sys
 from collections.abc import Sequence
 
+from codeblanks import i18n
 from codeblanks.cli import check, grade, learn, lessons, manage, new, run, serve, translate
-from codeblanks.cli.console import UsageError, error
+from codeblanks.cli.console import UsageError, error, language_of
+from codeblanks.i18n import gettext as _
 
 COMMANDS = (lessons, check, run, grade, learn, serve, manage, new, translate)
 UNSAFE_ENV = "CODEBLANKS_UNSAFE_NO_SANDBOX"
@@ -54,12 +56,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.unsafe_no_sandbox:
         os.environ[UNSAFE_ENV] = "1"  # read by the sandbox when it starts
         print(UNSAFE_WARNING, file=sys.stderr)
-    try:
-        return args.func(args)
-    except UsageError as problem:
-        return error(str(problem), 2)
-    except KeyboardInterrupt:
-        return error("interrupted", 130)
+    # A learner's command (lessons, grade, learn) speaks the learner's language (--lang, else
+    # the environment's); an author's command speaks English.
+    with i18n.language(language_of(args)):
+        try:
+            return args.func(args)
+        except UsageError as problem:
+            return error(str(problem), 2)
+        except KeyboardInterrupt:
+            return error(_("interrupted"), 130)
 
 
 if __name__ == "__main__":

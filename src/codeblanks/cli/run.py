@@ -7,7 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from codeblanks.cli.console import error, print_json, read_program, visible
+from codeblanks.cli.console import add_language, error, print_json, read_program, visible
+from codeblanks.i18n import gettext as _
 
 
 def add_parser(commands) -> None:
@@ -19,6 +20,7 @@ def add_parser(commands) -> None:
         action="store_true",
         help="write the program's output as it is, terminal escape sequences included",
     )
+    add_language(parser)
     parser.set_defaults(func=run)
 
 
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = get_sandbox().run(code, filename=Path(args.file).name)
     except SandboxUnavailable as reason:
-        return error(f"the sandbox cannot run here: {reason}", 3)
+        return error(_("the sandbox cannot run here: {reason}").format(reason=reason), 3)
     if args.json:
         print_json(result.to_json())
     else:
@@ -41,5 +43,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         sys.stderr.write(shown(result.stderr))
         if not result.ok:
-            print(f"codeblanks: {result.verdict} ({result.duration_ms:.0f} ms)", file=sys.stderr)
+            ms = f"{result.duration_ms:.0f}"
+            print(
+                "codeblanks: " + _("{verdict} ({ms} ms)").format(verdict=result.verdict, ms=ms),
+                file=sys.stderr,
+            )
     return 0 if result.ok else 1

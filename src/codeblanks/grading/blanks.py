@@ -30,6 +30,7 @@ from codeblanks.grading.reference import PLATFORM_FAILURES, cache_key, limits_fo
 from codeblanks.grading.tracebacks import friendly
 from codeblanks.grading.values import describe_difference
 from codeblanks.grading.verdicts import Verdict
+from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
 
 VALUE_NAME = "__blank_value__"
@@ -58,8 +59,8 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def _right(question: BlankQuestion, message: str = "Correct.") -> BlankVerdict:
-    return BlankVerdict(True, message, "", "", Verdict.CORRECT)
+def _right(question: BlankQuestion, message: str | None = None) -> BlankVerdict:
+    return BlankVerdict(True, message or _("Correct."), "", "", Verdict.CORRECT)
 
 
 def _wrong(question: BlankQuestion, message: str, error: str = "") -> BlankVerdict:
@@ -158,20 +159,22 @@ async def acheck_blank(
     """``client``: whom the sandbox counts the run to (see ``agrade``)."""
     text = answer.strip()
     if not text:
-        return _wrong(question, "Fill in the blank first.")
+        return _wrong(question, _("Fill in the blank first."))
     if question.check == "exact":
         accepted = {_squash(a) for a in (question.answer, *question.accept)}
         if _squash(text) in accepted:
             return _right(question)
-        return _wrong(question, "That is not the expected answer.")
+        return _wrong(question, _("That is not the expected answer."))
     if question.check == "regex":
         try:
             ok = re.fullmatch(question.answer, text) is not None
         except re.error:
-            return _wrong(question, "This question's answer pattern is broken; please report it.")
+            return _wrong(
+                question, _("This question's answer pattern is broken; please report it.")
+            )
         if ok or _squash(text) in {_squash(a) for a in question.accept}:
             return _right(question)
-        return _wrong(question, "That is not the expected answer.")
+        return _wrong(question, _("That is not the expected answer."))
     return await _by_value(lesson, question, text, sandbox or get_sandbox(), gate, client)
 
 
@@ -179,28 +182,32 @@ async def _by_value(
     lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate, client
 ) -> BlankVerdict:
     if "\n" in text:
-        return _wrong(question, "The blank takes one line of code.")
+        return _wrong(question, _("The blank takes one line of code."))
     if question.code.count(BLANK) != 1:
         return _wrong(
-            question, "This question's line has no single ____ to fill; please report it."
+            question, _("This question's line has no single ____ to fill; please report it.")
         )
     mine = fill(question, text)
     if isinstance(mine, SyntaxError):
         return _wrong(
             question,
-            "That is not valid Python in this line.",
+            _("That is not valid Python in this line."),
             f"SyntaxError: {mine.msg}",
         )
     banned = forbidden_in(question, text)
     if banned:
         return _wrong(
             question,
-            f"Your answer uses `{banned}`, which this question rules out: work the value out "
-            "from what the line is given instead of writing it in.",
+            _(
+                "Your answer uses `{token}`, which this question rules out: work the value out "
+                "from what the line is given instead of writing it in."
+            ).format(token=banned),
         )
     theirs = fill(question, question.answer)
     if isinstance(theirs, SyntaxError):
-        return _wrong(question, "This question's own answer is not valid Python; please report it.")
+        return _wrong(
+            question, _("This question's own answer is not valid Python; please report it.")
+        )
     setups = [("", question.setup or lesson.exercise.solution)]
     setups += [(v.name, v.setup) for v in question.variants]
     limits = limits_for(lesson)
@@ -252,31 +259,47 @@ def _compare(
         if r.verdict in PLATFORM_FAILURES:
             return BlankVerdict(
                 False,
-                "The sandbox could not check your answer just now. Please try again.",
+                _("The sandbox could not check your answer just now. Please try again."),
                 "",
                 "",
                 r.verdict,
             )
 
-    def say(text: str) -> str:
-        return f"With other values (“{variant}”), {text[0].lower()}{text[1:]}" if variant else text
-
     if not ref.ok:
-        return _wrong(question, "This question cannot be checked: its own answer fails to run.")
+        return _wrong(question, _("This question cannot be checked: its own answer fails to run."))
     if not run.ok:
         err = friendly(run.stderr, mine_p.code, _FILENAME, None)
         error = f"{err.error_type}: {err.message}" if err.error_type else run.verdict
-        hints = [e for e in err.explanation if not e.startswith("Error at ")]
-        return _wrong(question, " ".join([say("That answer fails when it runs."), *hints]), error)
+        text = (
+            _("With other values (“{variant}”), that answer fails when it runs.")
+            if variant
+            else _("That answer fails when it runs.")
+        )
+        return _wrong(question, " ".join([text.format(variant=variant), *err.hints]), error)
     if run.stdout != ref.stdout:
-        return _wrong(question, say("That line prints something different from the expected one."))
+        text = (
+            _(
+                "With other values (“{variant}”), that line prints something different from the "
+                "expected one."
+            )
+            if variant
+            else _("That line prints something different from the expected one.")
+        )
+        return _wrong(question, text.format(variant=variant))
     for name in theirs_p.capture:
         if ref.values.get(name) is None and run.values.get(name) is None:
             continue
-        problems = describe_difference(name, run.values.get(name), ref.values.get(name))
+        label = _("the value") if name == VALUE_NAME else None
+        problems = describe_difference(
+            name, run.values.get(name), ref.values.get(name), label=label
+        )
         if problems:
-            hint = problems[0].replace(f"`{VALUE_NAME}`", "the value")
-            return _wrong(question, say("That gives a different value: " + hint))
+            text = (
+                _("With other values (“{variant}”), that gives a different value: {difference}")
+                if variant
+                else _("That gives a different value: {difference}")
+            )
+            return _wrong(question, text.format(variant=variant, difference=problems[0]))
     return _right(question)
 
 

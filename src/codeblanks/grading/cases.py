@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from codeblanks.content.model import Lesson, Variant
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.functests import with_tests
+from codeblanks.i18n import ngettext
 
 VISIBLE = "visible"
 # What parsing a learner's text may raise: a syntax error, null bytes (older 3.11 releases),
@@ -37,12 +38,15 @@ class MissingInputs:
 
     def message(self) -> str:
         lines = ", ".join(f"`{n} = …`" for n in self.names)
-        plural = "these lines" if len(self.names) > 1 else "this line"
-        return (
-            f"Keep {lines} as a top-level assignment: the grader gives {plural} other data to "
+        return ngettext(
+            "Keep {lines} as a top-level assignment: the grader gives this line other data to "
             "check that your program computes its result rather than knowing it. Rename your "
-            "own variables instead."
-        )
+            "own variables instead.",
+            "Keep {lines} as a top-level assignment: the grader gives these lines other data to "
+            "check that your program computes its result rather than knowing it. Rename your "
+            "own variables instead.",
+            len(self.names),
+        ).format(lines=lines)
 
 
 def find_assignments(tree: ast.Module, names: tuple[str, ...]) -> dict[str, ast.expr]:

@@ -14,13 +14,22 @@ import math
 import re
 from dataclasses import dataclass
 
+from codeblanks.i18n import gettext as _
+from codeblanks.i18n import ngettext
+
 # A number as Python and NumPy print them: 3, -0.5, 1., .25, 1e-05, 2.5E+3, nan, inf, -inf.
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)(?![\w.])")
 _WHITESPACE = re.compile(r"\s+")
-OTHER_FORMAT = (
-    "Your output has the right numbers, but printed in another format than the expected output "
-    "(brackets, commas, spacing or digits): print them the way the task shows."
-)
+
+
+def other_format() -> str:
+    """The reason for the right numbers printed another way (in the current language)."""
+    return _(
+        "Your output has the right numbers, but printed in another format than the expected "
+        "output (brackets, commas, spacing or digits): print them the way the task shows."
+    )
+
+
 _FORMATTING = re.compile(r"[\s\[\](),]+")
 
 
@@ -67,7 +76,7 @@ def compare_output(
     if g == e:
         return OutputMatch(True)
     if not g:
-        return OutputMatch(False, "Your program printed nothing.")
+        return OutputMatch(False, _("Your program printed nothing."))
     g_text, g_nums = tokenise(g)
     e_text, e_nums = tokenise(e)
     tolerant = rtol > 0 or atol > 0
@@ -76,14 +85,14 @@ def compare_output(
         within = _numbers_within(g_nums, e_nums, rtol, atol)
         judged_by_numbers = numbers or (alike and tolerant)
         if within.equal and not judged_by_numbers:
-            return OutputMatch(False, OTHER_FORMAT)
+            return OutputMatch(False, other_format())
         if judged_by_numbers:
             return within
     if tolerant:
         return OutputMatch(
-            False, "The output differs from the expected output (not only in its numbers)."
+            False, _("The output differs from the expected output (not only in its numbers).")
         )
-    return OutputMatch(False, "The output differs from the expected output.")
+    return OutputMatch(False, _("The output differs from the expected output."))
 
 
 def _words(skeleton: list[str]) -> str:
@@ -96,9 +105,13 @@ def _numbers_within(got: list[float], expected: list[float], rtol: float, atol: 
         if not close(a, b, rtol, atol):
             return OutputMatch(
                 False,
-                f"Number {i + 1} of the output is {_fmt(a)} where {_fmt(b)} is expected; "
-                f"this lesson allows a difference of at most atol + rtol·|expected| "
-                f"(rtol={rtol:g}, atol={atol:g}).",
+                _(
+                    "Number {number} of the output is {got} where {expected} is expected; this "
+                    "lesson allows a difference of at most atol + rtol·|expected| "
+                    "(rtol={rtol}, atol={atol})."
+                ).format(
+                    number=i + 1, got=_fmt(a), expected=_fmt(b), rtol=f"{rtol:g}", atol=f"{atol:g}"
+                ),
             )
     return OutputMatch(True)
 
@@ -113,12 +126,17 @@ def line_diff(got: str, expected: str, context: int = 2, limit: int = 40) -> lis
         difflib.unified_diff(
             normalise(expected).split("\n"),
             normalise(got).split("\n"),
-            fromfile="expected",
-            tofile="your output",
+            fromfile=_("expected"),
+            tofile=_("your output"),
             n=context,
             lineterm="",
         )
     )
     if len(lines) > limit:
-        lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)"]
+        more = len(lines) - limit
+        lines = lines[:limit] + [
+            ngettext("... ({count} more diff line)", "... ({count} more diff lines)", more).format(
+                count=more
+            )
+        ]
     return lines

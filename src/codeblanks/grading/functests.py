@@ -16,6 +16,7 @@ from typing import Any
 
 from codeblanks.content.model import FunctionTest, Lesson
 from codeblanks.grading.values import describe_difference
+from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult
 
 RESULTS = "__tests__"  # the names lessontest.run leaves behind (kept in step with it)
@@ -95,8 +96,60 @@ def _tolerance(lesson: Lesson, test: FunctionTest) -> tuple[float, float]:
     return rtol, atol
 
 
-def _title(test: FunctionTest) -> str:
-    return f"The hidden test “{test.name}”" if test.hidden else f"The test “{test.name}”"
+def _called(got: Outcome) -> str:
+    """The sentence that shows the call a test made (empty when it reported none)."""
+    return " " + _("It called `{call}`.").format(call=got.input) if got.input else ""
+
+
+def _failure(test: FunctionTest, got: Outcome) -> str | None:
+    """The sentence for a test that did not pass (None: it passed), hidden tests named as such."""
+    name, hidden = test.name, test.hidden
+    if got.status == "error":
+        if got.line:
+            text = (
+                _("The hidden test “{test}” stopped with {error} (line {line} of your file).")
+                if hidden
+                else _("The test “{test}” stopped with {error} (line {line} of your file).")
+            )
+        else:
+            text = (
+                _("The hidden test “{test}” stopped with {error}.")
+                if hidden
+                else _("The test “{test}” stopped with {error}.")
+            )
+        return text.format(test=name, error=got.message, line=got.line) + _called(got)
+    if got.status != "passed":
+        text = (
+            _("The hidden test “{test}” fails: {reason}.")
+            if hidden
+            else _("The test “{test}” fails: {reason}.")
+        )
+        return text.format(test=name, reason=got.message) + _called(got)
+    return None
+
+
+def _wrong_result(test: FunctionTest, got: Outcome, detail: str | None) -> str:
+    """The sentence for a test whose result differs from the solution's (``detail``: how, as a
+    sentence about "the result"; None: the function returned nothing)."""
+    if detail is None:
+        text = (
+            _(
+                "The hidden test “{test}” gets a wrong result: it returned nothing (None): does "
+                "the function `return` its result?"
+            )
+            if test.hidden
+            else _(
+                "The test “{test}” gets a wrong result: it returned nothing (None): does the "
+                "function `return` its result?"
+            )
+        )
+    else:
+        text = (
+            _("The hidden test “{test}” gets a wrong result: {detail}")
+            if test.hidden
+            else _("The test “{test}” gets a wrong result: {detail}")
+        )
+    return text.format(test=test.name, detail=detail) + _called(got)
 
 
 def judge_tests(lesson: Lesson, run: RunResult, solution: RunResult) -> list[str]:
@@ -110,36 +163,42 @@ def judge_tests(lesson: Lesson, run: RunResult, solution: RunResult) -> list[str
     mine = outcomes(run)
     if mine is None:
         return [
-            "The tests could not run after your program: does it end early (exit) or change "
-            "the names the task gives?"
+            _(
+                "The tests could not run after your program: does it end early (exit) or change "
+                "the names the task gives?"
+            )
         ]
     by_name = {o.name: o for o in mine}
     if len(mine) == 1 and mine[0].name == "(loading the tests)" and len(suite.tests) > 0:
-        return [f"The tests could not start after your program: {mine[0].message}."]
+        return [
+            _("The tests could not start after your program: {reason}.").format(
+                reason=mine[0].message
+            )
+        ]
     for index, test in enumerate(suite.tests):
         reference = next((o for o in theirs if o.name == test.name), None)
         if reference is None or reference.status != "passed":
             continue  # the solution fails this test itself: `codeblanks check` reports it
         got = by_name.get(test.name)
         if got is None:
-            return [f"{_title(test)} did not run."]
-        called = f" It called `{got.input}`." if got.input else ""
-        if got.status == "error":
-            where = f" (line {got.line} of your file)" if got.line else ""
-            return [f"{_title(test)} stopped with {got.message}{where}.{called}"]
-        if got.status != "passed":
-            return [f"{_title(test)} fails: {got.message}.{called}"]
+            text = (
+                _("The hidden test “{test}” did not run.")
+                if test.hidden
+                else _("The test “{test}” did not run.")
+            )
+            return [text.format(test=test.name)]
+        failure = _failure(test, got)
+        if failure is not None:
+            return [failure]
         if reference.returned:
             name = value_name(index)
             rtol, atol = _tolerance(lesson, test)
+            mine_value = run.values.get(name)
             problems = describe_difference(
-                "the result", run.values.get(name), solution.values.get(name), rtol, atol
+                "result", mine_value, solution.values.get(name), rtol, atol, label=_("the result")
             )
             if problems:
-                detail = problems[0].replace("`the result`", "the result")
-                if detail.startswith("the result is not defined"):
-                    detail = "it returned nothing (None): does the function `return` its result?"
-                return [f"{_title(test)} gets a wrong result: {detail}{called}"]
+                return [_wrong_result(test, got, None if mine_value is None else problems[0])]
     return []
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -29,16 +30,20 @@ from codeblanks.grading.reference import (
 )
 from codeblanks.grading.tracebacks import friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
-from codeblanks.grading.verdicts import Verdict
+from codeblanks.grading.verdicts import Verdict, run_failure
+from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import ERROR
 
 CORRECT = Verdict.CORRECT
 INCORRECT = Verdict.INCORRECT
-PRINTED_RIGHT = (
-    "Your printed output is right, but it does not show everything the task checks, and a "
-    "value the task asks for is not what it should be:"
-)
+
+
+def printed_right() -> str:
+    return _(
+        "Your printed output is right, but it does not show everything the task checks, and a "
+        "value the task asks for is not what it should be:"
+    )
 
 
 def mistake_id(lesson: Lesson, mistake: Mistake) -> str:
@@ -97,8 +102,11 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(coro)
+    # A pool's thread starts with an empty context: run there in a copy of this one, so the
+    # language of the feedback (codeblanks.i18n) goes along.
+    context = contextvars.copy_context()
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+        return pool.submit(context.run, asyncio.run, coro).result()
 
 
 def grade(lesson: Lesson, code: str, sandbox=None, *, client: str | None = None) -> Grade:
@@ -153,7 +161,7 @@ def _matmul_error(run: RunResult) -> bool:
 
 
 def _failure_message(run: RunResult, lesson: Lesson) -> str:
-    return Verdict(run.verdict).failure(limits_for(lesson))
+    return run_failure(run, limits_for(lesson))
 
 
 def judge(
@@ -194,11 +202,15 @@ def judge(
 
     def case_intro(name: str) -> str:
         v = variants.get(name)
-        data = f" ({describe(v)})" if v else ""
-        return (
-            f"Your program gives the expected result on the visible data, but not on the hidden "
-            f"case “{name}”{data}."
-        )
+        if v:
+            return _(
+                "Your program gives the expected result on the visible data, but not on the "
+                "hidden case “{case}” ({data})."
+            ).format(case=name, data=describe(v))
+        return _(
+            "Your program gives the expected result on the visible data, but not on the hidden "
+            "case “{case}”."
+        ).format(case=name)
 
     def failed_run(name: str, run: RunResult) -> Grade:
         feedback = [] if name == VISIBLE else [case_intro(name)]
@@ -206,7 +218,9 @@ def judge(
         if blanks and run.verdict == ERROR:
             # The starter's blank is still there: that, not the NameError it causes, is the news.
             feedback.append(
-                f"Fill in the blank (`{BLANK}`) on line {blanks[0]}: replace it with your code."
+                _(
+                    "Fill in the blank (`{blank}`) on line {line}: replace it with your code."
+                ).format(blank=BLANK, line=blanks[0])
             )
             stderr = friendly(run.stderr, code, ex.filename, run.values).text
             return result(run.verdict, name, feedback, line=blanks[0], stderr=stderr)
@@ -230,13 +244,8 @@ def judge(
         mistake = matching_mistake(lesson, runs, ref.mistakes, valid)
         if mistake is not None:
             feedback = [mistake.nudge or mistake.message, *feedback]
-        elif verdict == INCORRECT and (constant := _constant_output(runs, ref)):
-            feedback = [
-                f"{constant}: it has to be computed from the given inputs ("
-                + ", ".join(f"`{n}`" for n in spec.inputs)
-                + "), not known in advance.",
-                *feedback,
-            ]
+        elif verdict == INCORRECT and (constant := _constant_output(runs, ref, spec.inputs)):
+            feedback = [constant, *feedback]
         return result(verdict, name, feedback, diff, line, stderr, mistake)
 
     # The visible case: its output, then its values.
@@ -254,7 +263,7 @@ def judge(
             vis.values, sol_vis.values, spec.values, **rules, hints=not match.equal
         )
         if match.equal and problems:
-            problems.insert(0, PRINTED_RIGHT)
+            problems.insert(0, printed_right())
     if sol_vis is not None and sol_vis.ok:
         problems += judge_tests(lesson, vis, sol_vis)
     if not match.equal:
@@ -287,25 +296,33 @@ def judge(
     return result(CORRECT, None, [])
 
 
-def _constant_output(runs: dict[str, RunResult], ref: Reference) -> str | None:
+def _constant_output(
+    runs: dict[str, RunResult], ref: Reference, inputs: tuple[str, ...]
+) -> str | None:
     """A message when the learner's output (or one of its lines) stays the same on every case
     while the solution's changes with the data: printed, not computed. A line counts only when
     it is a line of the visible expected output (so a label of the learner's own, such as
-    ``scores:``, is not taken for a hard-coded answer)."""
+    ``scores:``, is not taken for a hard-coded answer). One whole sentence in the current
+    language, naming the lesson's ``inputs``."""
+    listed = ", ".join(f"`{n}`" for n in inputs)
     if len(runs) < 2 or not all(r.ok for r in runs.values()):
         return None
     names = [n for n in runs if n in ref.expected]
     mine = [normalise(runs[n].stdout).split("\n") for n in names]
     theirs = [normalise(ref.expected[n]).split("\n") for n in names]
     if len({tuple(m) for m in mine}) == 1 and len({tuple(t) for t in theirs}) > 1:
-        return "Your program prints the same thing whatever the data"
+        return _(
+            "Your program prints the same thing whatever the data: it has to be computed from "
+            "the given inputs ({inputs}), not known in advance."
+        ).format(inputs=listed)
     shown = set(theirs[names.index(VISIBLE)]) if VISIBLE in names else set()
     for i, line in enumerate(mine[0]):
         if not line.strip() or line not in shown or any(len(m) <= i or m[i] != line for m in mine):
             continue
         column = {t[i] if len(t) > i else None for t in theirs}
         if len(column) > 1:
-            return (
-                f"Line {i + 1} of your output (`{line.strip()}`) stays the same whatever the data"
-            )
+            return _(
+                "Line {number} of your output (`{line}`) stays the same whatever the data: it has "
+                "to be computed from the given inputs ({inputs}), not known in advance."
+            ).format(number=i + 1, line=line.strip(), inputs=listed)
     return None

@@ -128,19 +128,23 @@ class Reference:
         return None
 
 
-_CACHE: OrderedDict[tuple[str, str], Reference] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, str, str], Reference] = OrderedDict()
 _CACHE_SIZE = 256
 _LOCK = threading.Lock()
 
 
-def cache_key(lesson: Lesson) -> tuple[str, str]:
+def cache_key(lesson: Lesson) -> tuple[str, str, str]:
+    """What a reference depends on: the lesson's version and its language. A translated lesson
+    has its own (its programs may print translated words, and the mistakes it pairs with their
+    runs speak its language), so a reference, and the messages it carries, is never served to
+    a learner of another language."""
     if lesson.version:
-        return lesson.id, lesson.version
+        return lesson.id, lesson.version, lesson.language
     ex = lesson.exercise
     digest = hashlib.sha256(
         repr((ex.filename, ex.solution, ex.expected_output, ex.grading, ex.tests)).encode()
     ).hexdigest()
-    return lesson.id, "sha256:" + digest
+    return lesson.id, "sha256:" + digest, lesson.language
 
 
 def clear_cache() -> None:

@@ -20,6 +20,8 @@ from typing import Any
 
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.cases import PARSE_ERRORS
+from codeblanks.i18n import gettext as _
+from codeblanks.i18n import ngettext
 
 _HEADER = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+)(?:, in (?P<func>.*))?$')
@@ -56,6 +58,8 @@ class FriendlyError:
     error_type: str | None
     message: str | None
     explanation: tuple[str, ...] = field(default_factory=tuple)
+    # the explanation without its first sentence, the one that says where the error is
+    hints: tuple[str, ...] = field(default_factory=tuple)
 
 
 def parse(stderr: str) -> tuple[list[Frame], str | None, str | None, str]:
@@ -123,13 +127,20 @@ def friendly(
     last = mine[-1] if mine else None
     line = last.line if last else None
     where = f"{filename}, line {line}" if line else None
-    explanation = []
+    located = []
     if where:
         src = source[line - 1].strip() if 0 < line <= len(source) else ""
-        explanation.append(f"Error at {where}" + (f": `{src}`" if src else "") + ".")
+        if src:
+            located.append(
+                _("Error at {file}, line {line}: `{source}`.").format(
+                    file=filename, line=line, source=src
+                )
+            )
+        else:
+            located.append(_("Error at {file}, line {line}.").format(file=filename, line=line))
     module_level = last is not None and last.func in (None, "<module>")
-    explanation += _explain(short, msg or "", code, line, values if module_level else None)
-    return FriendlyError(text, where, line, short, msg, tuple(explanation))
+    hints = _explain(short, msg or "", code, line, values if module_level else None)
+    return FriendlyError(text, where, line, short, msg, tuple(located + hints), tuple(hints))
 
 
 def _explain(
@@ -139,15 +150,15 @@ def _explain(
         m = re.match(r"name '(\w+)' is not defined", msg)
         if m:
             name = m.group(1)
-            text = (
-                f"`{name}` is not defined at that point: it is misspelt, or used before the line "
+            text = _(
+                "`{name}` is not defined at that point: it is misspelt, or used before the line "
                 "that gives it a value."
-            )
+            ).format(name=name)
             guess = _did_you_mean(name, code)
             if guess:
-                text += f" Did you mean `{guess}`?"
+                text += " " + _("Did you mean `{guess}`?").format(guess=guess)
             elif name == "np":
-                text += " Add `import numpy as np` at the top."
+                text += " " + _("Add `import numpy as np` at the top.")
             return [text]
     if etype == "ValueError" and msg.startswith("matmul:"):
         return [_matmul(msg, code, line, values)]
@@ -155,48 +166,76 @@ def _explain(
         m = re.search(r"shapes (\([\d, ]*\)) and (\([\d, ]*\)) not aligned", msg)
         if m:
             return [
-                f"The shapes {m.group(1)} and {m.group(2)} do not align: a matrix product needs "
-                "the last axis of the left array to be as long as the first axis of the right."
+                _(
+                    "The shapes {left} and {right} do not align: a matrix product needs the last "
+                    "axis of the left array to be as long as the first axis of the right."
+                ).format(left=m.group(1), right=m.group(2))
             ]
     if etype == "ValueError" and "could not be broadcast" in msg:
         shapes = re.findall(r"\([\d, ]*\)", msg)
+        if not shapes:
+            return [
+                _(
+                    "These arrays cannot be combined element by element: NumPy lines their axes "
+                    "up from the right and each pair must be equal or 1. A sum or max without "
+                    "`keepdims=True` often causes this."
+                )
+            ]
+        listed = shapes[0]
+        for shape in shapes[1:]:
+            listed = _("{first} and {second}").format(first=listed, second=shape)
         return [
-            "These arrays cannot be combined element by element"
-            + (f" (shapes {' and '.join(shapes)})" if shapes else "")
-            + ": NumPy lines their axes up from the right and each pair must be equal or 1. "
-            "A sum or max without `keepdims=True` often causes this."
+            _(
+                "These arrays cannot be combined element by element (shapes {shapes}): NumPy "
+                "lines their axes up from the right and each pair must be equal or 1. A sum or "
+                "max without `keepdims=True` often causes this."
+            ).format(shapes=listed)
         ]
     if etype == "AxisError" or "AxisError" in etype:
         m = re.search(r"axis (-?\d+) is out of bounds for array of dimension (\d+)", msg)
         axis, ndim = (_number(m.group(1)), _number(m.group(2))) if m else (None, None)
         if axis is not None and ndim is not None:
             return [
-                f"There is no axis {axis}: the array has {ndim} "
-                f"{'axis' if ndim == 1 else 'axes'}, numbered 0 to {ndim - 1} "
-                "(or -1 for the last one)."
+                ngettext(
+                    "There is no axis {axis}: the array has {ndim} axis, numbered 0 to {last} "
+                    "(or -1 for the last one).",
+                    "There is no axis {axis}: the array has {ndim} axes, numbered 0 to {last} "
+                    "(or -1 for the last one).",
+                    ndim,
+                ).format(axis=axis, ndim=ndim, last=ndim - 1)
             ]
     if etype == "IndexError":
         m = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
         if m and None not in (_number(m.group(1)), _number(m.group(2)), _number(m.group(3))):
+            size = int(m.group(3))
             return [
-                f"Index {m.group(1)} does not exist along axis {m.group(2)}, which has only "
-                f"{m.group(3)} entries (numbered 0 to {int(m.group(3)) - 1})."
+                ngettext(
+                    "Index {index} does not exist along axis {axis}, which has only {size} entry "
+                    "(numbered 0 to {last}).",
+                    "Index {index} does not exist along axis {axis}, which has only {size} "
+                    "entries (numbered 0 to {last}).",
+                    size,
+                ).format(index=m.group(1), axis=m.group(2), size=m.group(3), last=size - 1)
             ]
         if "tuple index out of range" in msg:
-            return ["A `.shape[...]` or tuple index asks for an axis the value does not have."]
+            return [_("A `.shape[...]` or tuple index asks for an axis the value does not have.")]
     if etype in ("SyntaxError", "IndentationError", "TabError"):
         return [
-            f"Python cannot read this line ({msg or etype}); nothing ran. Check brackets, "
-            "colons, quotes and indentation."
+            _(
+                "Python cannot read this line ({error}); nothing ran. Check brackets, colons, "
+                "quotes and indentation."
+            ).format(error=msg or etype)
         ]
     if etype == "ZeroDivisionError":
-        return ["A division by zero: check what the divisor is on this line."]
+        return [_("A division by zero: check what the divisor is on this line.")]
     if etype in ("ModuleNotFoundError", "ImportError"):
-        return ["Only the Python standard library and NumPy are available here."]
+        return [_("Only the Python standard library and NumPy are available here.")]
     if etype == "TypeError" and "not callable" in msg:
         return [
-            "Something used as a function is not one: a missing operator, or a variable "
-            "that shadows a function's name?"
+            _(
+                "Something used as a function is not one: a missing operator, or a variable "
+                "that shadows a function's name?"
+            )
         ]
     return []
 
@@ -269,10 +308,10 @@ def _aligned(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
 def _matmul(msg: str, code: str, line: int | None, values: dict[str, Any] | None) -> str:
     m = re.search(r"size (\d+) is different from (\d+)", msg)
     right_k, left_k = (m.group(1), m.group(2)) if m else ("?", "?")
-    general = (
-        f"The shapes in `@` do not align: the left array's last axis has {left_k} entries but the "
-        f"right array's first axis has {right_k}. For `(n, k) @ (k, m)` the two k must be equal."
-    )
+    general = _(
+        "The shapes in `@` do not align: the left array's last axis has {left} entries but the "
+        "right array's first axis has {right}. For `(n, k) @ (k, m)` the two k must be equal."
+    ).format(left=left_k, right=right_k)
     if not values or line is None:
         return general
     try:
@@ -290,9 +329,10 @@ def _matmul(msg: str, code: str, line: int | None, values: dict[str, Any] | None
                 continue
             left, right = ast.unparse(node.left), ast.unparse(node.right)
             kb = b[0] if len(b) == 1 else b[-2]
-            return (
-                f"`{left} @ {right}` cannot be computed: `{left}` has shape {a} and `{right}` "
-                f"has shape {b}. `@` needs the last axis of the left ({a[-1]}) to equal the first "
-                f"axis of the right ({kb}) — should one of them be transposed (`.T`)?"
-            )
+            return _(
+                "`{left} @ {right}` cannot be computed: `{left}` has shape {left_shape} and "
+                "`{right}` has shape {right_shape}. `@` needs the last axis of the left "
+                "({left_k}) to equal the first axis of the right ({right_k}) — should one of "
+                "them be transposed (`.T`)?"
+            ).format(left=left, right=right, left_shape=a, right_shape=b, left_k=a[-1], right_k=kb)
     return general

@@ -3,7 +3,8 @@
 The sandbox reads the named variables after the run and hands them over as data (NumPy arrays,
 else ``repr()`` strings); everything here happens in the grader's process, so the learner's code
 cannot take part in the comparison. Feedback names what is right before what is wrong and, for
-the common slips of array code, says what probably happened.
+the common slips of array code, says what probably happened. Every message is one whole sentence
+in the current language (``codeblanks.i18n``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 import numpy as np
 
 from codeblanks.content.model import GradingSpec
+from codeblanks.i18n import gettext as _
+from codeblanks.i18n import ngettext
 
 # Floating-point values computed in a different but correct order (einsum instead of @, a sum
 # written out) differ in the last bits; comparisons of values never demand more than this.
@@ -64,59 +67,87 @@ def describe_difference(
     axis: int | None = None,
     exact_dtype: bool = False,
     hints: bool = True,
+    label: str | None = None,
 ) -> list[str]:
     """Messages saying how ``got`` differs from ``expected``; empty when they are the same.
 
     ``axis``: the value is declared a probability distribution along it, so rows (or columns)
     that do not sum to 1 are pointed out. ``hints`` False: only facts, no guess at the cause
-    (used when the printed output is right: then a guess would mislead)."""
+    (used when the printed output is right: then a guess would mislead). ``label``: how the
+    sentences name the value (default: the variable's name in backticks; e.g. "the result").
+    Each message is one whole sentence in the current language."""
+    who = f"`{name}`" if label is None else label
     if got is None:
-        return [] if missing_ok else [f"`{name}` is not defined when your program ends."]
+        if missing_ok:
+            return []
+        return [_("{name} is not defined when your program ends.").format(name=who)]
     if isinstance(expected, str) or isinstance(got, str):
         if isinstance(expected, str) and isinstance(got, str) and got == expected:
             return []
-        return [f"`{name}` is {_brief(got)}, but {_brief(expected)} is expected."]
+        return [
+            _("{name} is {got}, but {expected} is expected.").format(
+                name=who, got=_brief(got), expected=_brief(expected)
+            )
+        ]
     got, expected = np.asarray(got), np.asarray(expected)
     if got.shape != expected.shape:
-        msg = (
-            f"`{name}` has shape {_shape(got.shape)}, "
-            f"but shape {_shape(expected.shape)} is expected"
-        )
+        shapes = {"name": who, "got": _shape(got.shape), "expected": _shape(expected.shape)}
         if got.ndim == expected.ndim and got.shape[::-1] == expected.shape:
-            msg += " — the same axes in reverse order: is it transposed?"
+            msg = _(
+                "{name} has shape {got}, but shape {expected} is expected — the same axes in "
+                "reverse order: is it transposed?"
+            )
         elif got.ndim == expected.ndim - 1 and 1 in expected.shape:
-            msg += " — an axis went missing: did a sum or max lose `keepdims=True`?"
+            msg = _(
+                "{name} has shape {got}, but shape {expected} is expected — an axis went "
+                "missing: did a sum or max lose `keepdims=True`?"
+            )
         elif got.size == expected.size:
-            msg += " — the right number of elements in another arrangement."
+            msg = _(
+                "{name} has shape {got}, but shape {expected} is expected — the right number "
+                "of elements in another arrangement."
+            )
         else:
-            msg += "."
-        return [msg]
+            msg = _("{name} has shape {got}, but shape {expected} is expected.")
+        return [msg.format(**shapes)]
     gk, ek = got.dtype.kind, expected.dtype.kind
     numeric = "iuf"
+    kinds = {"name": who, "got": str(got.dtype), "expected": str(expected.dtype)}
     if gk != ek and not (gk in numeric and ek in numeric):
-        return [f"`{name}` holds {got.dtype} values, but {expected.dtype} values are expected."]
+        return [_("{name} holds {got} values, but {expected} values are expected.").format(**kinds)]
     if exact_dtype and gk == ek == "f" and got.dtype != expected.dtype:
         return [
-            f"`{name}` holds {got.dtype} values, but {expected.dtype} values are expected: "
-            "this task asks for that precision."
+            _(
+                "{name} holds {got} values, but {expected} values are expected: "
+                "this task asks for that precision."
+            ).format(**kinds)
         ]
     rtol, atol = _tolerance(rtol, atol, *(() if exact_dtype else (got, expected)))
+    shape = _shape(got.shape)
     if ek == "b" or gk == "b":
         if np.array_equal(got, expected):
             return []
-        return [f"`{name}` has the right shape {_shape(got.shape)}, but different values."]
+        return [
+            _("{name} has the right shape {shape}, but different values.").format(
+                name=who, shape=shape
+            )
+        ]
     if _allclose(got, expected, rtol, atol):
         return []
-    good = f"`{name}` has shape {_shape(got.shape)}, good; but "
     if got.ndim == 0:
         mine, theirs = _apart(got, expected)
-        return [f"`{name}` is {mine}, but {theirs} is expected."]
+        return [
+            _("{name} is {got}, but {expected} is expected.").format(
+                name=who, got=mine, expected=theirs
+            )
+        ]
+    differ = _("{name} has shape {shape}, good; but its values differ.")
     if np.iscomplexobj(got) or np.iscomplexobj(expected):
-        return [good + "its values differ."]
+        return [differ.format(name=who, shape=shape)]
     try:
-        return [good + _hint(got, expected, rtol, atol, axis if hints else None, hints)]
+        return [_hint(who, got, expected, rtol, atol, axis if hints else None, hints)]
     except (ValueError, TypeError, IndexError, ArithmeticError):
-        return [good + "its values differ."]
+        return [differ.format(name=who, shape=shape)]
 
 
 def _allclose(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> bool:
@@ -134,6 +165,7 @@ def _allclose(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -
 
 
 def _hint(
+    who: str,
     got: np.ndarray,
     expected: np.ndarray,
     rtol: float,
@@ -141,35 +173,43 @@ def _hint(
     axis: int | None,
     hints: bool,
 ) -> str:
-    """What differs, with a guess at why only where the data shows it: a distribution the lesson
-    declared that does not sum to 1, values that are the expected ones transposed or scaled."""
+    """The sentence for values of the right shape that differ: what differs, with a guess at why
+    only where the data shows it (a distribution the lesson declared that does not sum to 1,
+    values that are the expected ones transposed or scaled)."""
 
     def close(a, b) -> bool:
         return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
 
+    shape = _shape(got.shape)
     with np.errstate(all="ignore"):
         if axis is not None and -got.ndim <= axis < got.ndim and not np.iscomplexobj(got):
-            message = _distribution_hint(got, expected, axis, close)
+            message = _distribution_hint(who, got, expected, axis, close)
             if message:
                 return message
         square = got.ndim >= 2 and got.shape[-1] == got.shape[-2]
         if hints and square and close(np.swapaxes(got, -1, -2), expected):
-            return "its values are those expected, transposed: check the order of `@` or a `.T`."
+            return _(
+                "{name} has shape {shape}, good; but its values are those expected, transposed: "
+                "check the order of `@` or a `.T`."
+            ).format(name=who, shape=shape)
         ratio = _constant_ratio(got, expected) if hints else None
         if ratio is not None:
-            return (
-                f"every value is {_num(ratio)} times the expected one: "
-                "is a scaling factor missing or applied twice?"
-            )
+            return _(
+                "{name} has shape {shape}, good; but every value is {ratio} times the expected "
+                "one: is a scaling factor missing or applied twice?"
+            ).format(name=who, shape=shape, ratio=_num(ratio))
         diff = np.abs(got.astype(float) - expected.astype(float))
         diff[np.isnan(got) != np.isnan(expected)] = np.inf  # one NaN where the other has none
         diff[np.isnan(diff)] = 0.0
         where = tuple(int(i) for i in np.unravel_index(int(np.argmax(diff)), diff.shape))
         mine, theirs = _apart(got[where], expected[where])
-        return f"its values differ: at index {where} it holds {mine} where {theirs} is expected."
+        return _(
+            "{name} has shape {shape}, good; but its values differ: at index {index} it holds "
+            "{got} where {expected} is expected."
+        ).format(name=who, shape=shape, index=where, got=mine, expected=theirs)
 
 
-def _distribution_hint(got: np.ndarray, expected: np.ndarray, axis: int, close) -> str:
+def _distribution_hint(who: str, got: np.ndarray, expected: np.ndarray, axis: int, close) -> str:
     """For a value declared to sum to 1 along ``axis``: where it does not (the expected value
     must itself sum to 1 there, or the declaration is not trusted)."""
     wanted = expected.sum(axis=axis)
@@ -180,16 +220,28 @@ def _distribution_hint(got: np.ndarray, expected: np.ndarray, axis: int, close) 
     if not np.isfinite(sums).all() or close(sums, np.ones_like(sums)):
         return ""
     bad = tuple(np.argwhere(~np.isclose(sums, 1.0, rtol=1e-6, atol=1e-6))[0])
-    along = "rows" if axis in (-1, got.ndim - 1) else f"slices along axis {axis}"
-    label = "row" if along == "rows" else "slice"
-    mine, _ = _apart(sums[bad], 1.0)
-    extra = ""
-    if got.ndim == 2 and along == "rows" and close(got.sum(axis=0), np.ones(got.shape[1])):
-        extra = " Its columns sum to 1 instead."
-    return (
-        f"its {along} should sum to 1 and {label} {', '.join(str(int(i)) for i in bad)} sums to "
-        f"{mine} — which axis did softmax normalise?{extra}"
-    )
+    rows = axis in (-1, got.ndim - 1)
+    mine, _theirs = _apart(sums[bad], 1.0)
+    facts = {
+        "name": who,
+        "shape": _shape(got.shape),
+        "index": ", ".join(str(int(i)) for i in bad),
+        "sum": mine,
+        "axis": axis,
+    }
+    if rows:
+        text = _(
+            "{name} has shape {shape}, good; but its rows should sum to 1 and row {index} sums "
+            "to {sum} — which axis did softmax normalise?"
+        ).format(**facts)
+    else:
+        text = _(
+            "{name} has shape {shape}, good; but its slices along axis {axis} should sum to 1 "
+            "and slice {index} sums to {sum} — which axis did softmax normalise?"
+        ).format(**facts)
+    if got.ndim == 2 and rows and close(got.sum(axis=0), np.ones(got.shape[1])):
+        text += " " + _("Its columns sum to 1 instead.")
+    return text
 
 
 def _apart(got: Any, expected: Any) -> tuple[str, str]:
@@ -231,7 +283,7 @@ def _brief(value: Any) -> str:
     value = np.asarray(value)
     if value.ndim == 0:
         return _num(value)
-    return f"an array of shape {_shape(value.shape)}"
+    return _("an array of shape {shape}").format(shape=_shape(value.shape))
 
 
 def compare_values(
@@ -253,11 +305,20 @@ def compare_values(
     messages: list[str] = []
     undefined = [n for n in names if n in expected and got.get(n) is None]
     if undefined:
-        listed = ", ".join(f"`{n}`" for n in undefined[:-1])
-        listed = f"{listed} and `{undefined[-1]}` are" if listed else f"`{undefined[-1]}` is"
+        quoted = [f"`{n}`" for n in undefined]
+        listed = (
+            _("{names} and {last}").format(names=", ".join(quoted[:-1]), last=quoted[-1])
+            if len(quoted) > 1
+            else quoted[0]
+        )
         messages.append(
-            f"{listed} not defined when your program ends: the task asks for "
-            f"{'them' if len(undefined) > 1 else 'it'} as variables at the top level."
+            ngettext(
+                "{names} is not defined when your program ends: the task asks for it as "
+                "variables at the top level.",
+                "{names} are not defined when your program ends: the task asks for them as "
+                "variables at the top level.",
+                len(undefined),
+            ).format(names=listed)
         )
     for name in names:
         if name not in expected or name in undefined:

@@ -97,6 +97,9 @@ def _words(verdict: str, lesson: Lesson, case: str | None) -> tuple[str, str, st
 
 def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
     tone, title, detail = _words(grade.verdict, lesson, grade.case)
+    if grade.verdict == "timeout" and grade.feedback:
+        # the grader's sentence names the limit that stopped this run (CPU or wall time)
+        detail = grade.feedback[0]
     cases = len(grade.cases)
     if grade.correct and cases > 1:
         detail = (

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from asgiref.sync import sync_to_async
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 
+from codeblanks import i18n
 from codeblanks.content.model import BlankQuestion, Lesson, Question
 from codeblanks.grading import Grade, acheck_blank, agrade
 from codeblanks.grading.answers import judge_local
@@ -94,6 +96,21 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     return attempt
 
 
+async def _graded(lesson: Lesson, code: str, client: str) -> Grade:
+    """The grade in the request's language: the feedback is built (in a worker thread, which the
+    context variable follows: ``asyncio.to_thread``) in the language Django chose for the
+    request, against the lesson as that learner takes it."""
+    language = get_language()
+    with i18n.language(language):
+        return await agrade(lesson.in_language(i18n.normalize(language)), code, client=client)
+
+
+async def _blank_checked(lesson: Lesson, question: BlankQuestion, answer, client: str):
+    """A blank answer's verdict, its words in the request's language."""
+    with i18n.language(get_language()):
+        return await acheck_blank(lesson, question, answer, client=client)
+
+
 def _fair_key(learner: Learner) -> str:
     """Whom the sandbox counts a learner's runs to when it shares itself between learners."""
     return f"user:{learner.user_id}" if learner.user_id is not None else f"anon:{learner.anon_key}"
@@ -115,7 +132,7 @@ async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str
     refusal = await quotas.rate_refusal(client, programs_for(lesson))
     if refusal:
         return RunOutcome(refusal=refusal)
-    grade = await agrade(lesson, code, client=_fair_key(learner))
+    grade = await _graded(lesson, code, _fair_key(learner))
     await sync_to_async(attempt_record)(learner=learner, lesson=lesson, grade=grade, code=code)
     return RunOutcome(grade=grade)
 
@@ -140,7 +157,7 @@ async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
     refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson))
     if refusal:
         return ApiOutcome(refusal=refusal)
-    return ApiOutcome(result=await agrade(lesson, code, client=client))
+    return ApiOutcome(result=await _graded(lesson, code, client))
 
 
 # ---- questions -------------------------------------------------------------------------------
@@ -180,7 +197,7 @@ async def question_answer(
         if refusal:
             return AnswerOutcome(refusal=refusal)
         fair = _fair_key(learner) if learner else client
-        verdict = await acheck_blank(lesson, question, answer, client=fair)
+        verdict = await _blank_checked(lesson, question, answer, fair)
         if getattr(verdict, "verdict", "") in ("busy", "sandbox-error"):
             # The platform could not judge it: nothing to record, the learner just retries.
             return AnswerOutcome(refusal=quotas.Refusal(503, verdict.verdict, verdict.message))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from codeblanks.cli.console import add_language
 from codeblanks.cli.learn import commands as do
 
 
@@ -23,6 +24,7 @@ def add_parser(subparsers) -> None:
     def command(name: str, help: str, func, folder: bool = True) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help)
         p.add_argument("--server", metavar="URL", help="a CodeBlanks server (default: see docs)")
+        add_language(p)
         if folder:
             p.add_argument("dir", nargs="?", metavar="DIR", help="the lesson folder (default: .)")
         p.set_defaults(func=func)

@@ -16,7 +16,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from codeblanks import i18n
 from codeblanks.cli.console import UsageError
+from codeblanks.i18n import gettext as _
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 TIMEOUT_S = 60.0  # a grade of a slow program takes up to its time limit on every case
@@ -71,6 +73,8 @@ class ServerBackend:
         data = None if body is None else json.dumps(body).encode("utf-8")
         request = urllib.request.Request(self.server + path, data=data, method=method)
         request.add_header("Accept", "application/json")
+        # the server answers (feedback, lessons) in the learner's language, as it would a browser
+        request.add_header("Accept-Language", i18n.current())
         if data is not None:
             request.add_header("Content-Type", "application/json")
         if self.token:
@@ -83,11 +87,15 @@ class ServerBackend:
         except (urllib.error.URLError, OSError) as failure:
             reason = getattr(failure, "reason", failure)
             raise UsageError(
-                f"no CodeBlanks server answers at {self.server} ({reason}); start one with "
-                "`codeblanks serve`, or name another with --server URL"
+                _(
+                    "no CodeBlanks server answers at {server} ({reason}); start one with "
+                    "`codeblanks serve`, or name another with --server URL"
+                ).format(server=self.server, reason=reason)
             ) from None
         except ValueError:
-            raise UsageError(f"{self.server} did not answer with JSON: is it CodeBlanks?") from None
+            raise UsageError(
+                _("{server} did not answer with JSON: is it CodeBlanks?").format(server=self.server)
+            ) from None
 
     def _refusal(self, failure: urllib.error.HTTPError) -> str:
         try:
@@ -96,11 +104,13 @@ class ServerBackend:
         except (ValueError, AttributeError, OSError):
             message = failure.reason
         if failure.code == 401:
-            return (
-                f"the server refused your token ({message}): create a new one on your progress "
+            return _(
+                "the server refused your token ({message}): create a new one on your progress "
                 "page and run `codeblanks learn login`"
-            )
-        return f"the server answered {failure.code}: {message}"
+            ).format(message=message)
+        return _("the server answered {status}: {message}").format(
+            status=failure.code, message=message
+        )
 
     def _lesson_path(self, lesson_id: str) -> str:
         return "/api/lessons/" + urllib.parse.quote(lesson_id, safe="")
@@ -137,15 +147,18 @@ class ServerBackend:
 class LocalBackend:
     """The courses on this machine, graded by the local sandbox; progress in a JSON file."""
 
-    where = "this machine"
-
     def __init__(self) -> None:
         self.progress_path = _data_home() / "progress.json"
 
+    @property
+    def where(self) -> str:
+        return _("this machine")
+
     def _find(self, lesson_id: str):
+        """The lesson as a learner of the current language takes it."""
         from codeblanks.cli.grade import find_lesson
 
-        return find_lesson(lesson_id)
+        return find_lesson(lesson_id).in_language(i18n.current())
 
     def _progress(self) -> dict[str, Any]:
         try:
@@ -179,6 +192,7 @@ class LocalBackend:
         data = self._progress()
         rows = []
         for lesson in catalog().lessons():
+            lesson = lesson.in_language(i18n.current())
             mine = data.get(lesson.uuid, {})
             rows.append(
                 {
@@ -234,17 +248,21 @@ class LocalBackend:
         lesson = self._find(lesson_id)
         question = next((q for q in lesson.questions if q.id == question_id), None)
         if question is None:
-            raise UsageError(f"lesson {lesson_id!r} has no question {question_id!r}")
+            raise UsageError(
+                _("lesson {lesson} has no question {question}").format(
+                    lesson=repr(lesson_id), question=repr(question_id)
+                )
+            )
         if isinstance(question, BlankQuestion):
             verdict = check_blank(lesson, question, str(answer))
             result = verdict.to_json()
         else:
             if isinstance(question, MatchQuestion):
                 answer = match_picks(question, list(answer))
-            correct, _ = judge_local(question, answer)
+            correct, _terms = judge_local(question, answer)
             result = {
                 "correct": correct,
-                "message": "Right." if correct else "Not quite.",
+                "message": _("Right.") if correct else _("Not quite."),
                 "explanation": question.explanation,
             }
         self._record(lesson, question={question.id: bool(result["correct"])})

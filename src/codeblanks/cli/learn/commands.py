@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 from codeblanks.cli.console import UsageError, print_json
+from codeblanks.i18n import gettext as _
+from codeblanks.i18n import ngettext
 
 
 def _backend(args, space=None):
@@ -42,12 +44,27 @@ def start(args) -> int:
     folder = Path(args.dir or lesson["id"])
     server = backend.server if isinstance(backend, ServerBackend) else None
     space, fresh = workspace.create(folder, lesson, server)
-    kept = "written" if fresh else "kept as it was (starting again never overwrites your code)"
-    show.say(f"{lesson['title']} ({lesson['level']}), from {backend.where}", "bold")
-    show.say(f"  {folder / 'README.md'}: the explanation and your task")
-    show.say(f"  {space.code_path}: your exercise file, {kept}")
     show.say(
-        f"Next: read README.md, edit {space.filename}, then: cd {folder} && codeblanks learn test"
+        _("{title} ({level}), from {where}").format(
+            title=lesson["title"], level=lesson["level"], where=backend.where
+        ),
+        "bold",
+    )
+    show.say("  " + _("{path}: the explanation and your task").format(path=folder / "README.md"))
+    if fresh:
+        show.say("  " + _("{path}: your exercise file, written").format(path=space.code_path))
+    else:
+        show.say(
+            "  "
+            + _(
+                "{path}: your exercise file, kept as it was (starting again never overwrites "
+                "your code)"
+            ).format(path=space.code_path)
+        )
+    show.say(
+        _("Next: read README.md, edit {file}, then: cd {folder} && codeblanks learn test").format(
+            file=space.filename, folder=folder
+        )
     )
     return 0
 
@@ -72,14 +89,23 @@ def hint(args) -> int:
     result = _backend(args, space).hint(space.lesson, space.hints_seen + 1)
     if not result.get("text"):
         if not result.get("of"):
-            show.say("This lesson has no hints.")
+            show.say(_("This lesson has no hints."))
         else:
-            show.say(f"That was the last of {result['of']} hints.")
-        show.say("`codeblanks learn solution` shows the sample solution.")
+            count = result["of"]
+            show.say(
+                ngettext(
+                    "That was the last of {count} hint.",
+                    "That was the last of {count} hints.",
+                    count,
+                ).format(count=count)
+            )
+        show.say(_("`codeblanks learn solution` shows the sample solution."))
         return 0
     space.hints_seen = result["number"]
     space.save()
-    show.say(f"Hint {result['number']} of {result['of']}:", "bold")
+    show.say(
+        _("Hint {number} of {count}:").format(number=result["number"], count=result["of"]), "bold"
+    )
     show.say(result["text"])
     return 0
 
@@ -90,13 +116,16 @@ def solution(args) -> int:
     space = _space(args)
     if not args.yes:
         if not sys.stdin.isatty():
-            raise UsageError("showing the solution asks first: answer at a terminal, or --yes")
-        sure = input("Show the sample solution? It is recorded as seen. [y/N] ").strip().lower()
-        if not sure.startswith("y"):
-            show.say("Not shown.")
+            raise UsageError(_("showing the solution asks first: answer at a terminal, or --yes"))
+        sure = input(_("Show the sample solution? It is recorded as seen. [y/N] "))
+        if not show.yes(sure, default=False):
+            show.say(_("Not shown."))
             return 0
     result = _backend(args, space).solution(space.lesson)
-    show.say(f"Sample solution ({result['filename']}); your file is left as it is:", "bold")
+    show.say(
+        _("Sample solution ({file}); your file is left as it is:").format(file=result["filename"]),
+        "bold",
+    )
     show.say(result["solution"].rstrip("\n"))
     return 0
 
@@ -122,13 +151,19 @@ def login(args) -> int:
     token = args.token
     if not token:
         if sys.stdin.isatty():
-            token = getpass.getpass(f"Personal token for {server} (from your progress page): ")
+            token = getpass.getpass(
+                _("Personal token for {server} (from your progress page): ").format(server=server)
+            )
         else:
             token = sys.stdin.readline()
     token = token.strip()
     if not token:
-        raise UsageError("no token given: create one on your progress page on the server")
+        raise UsageError(_("no token given: create one on your progress page on the server"))
     me = ServerBackend(server, token).whoami()
     path = write_credentials(server, token)
-    show.say(f"Logged in to {server} as {me.get('username', '?')}; token stored in {path}.")
+    show.say(
+        _("Logged in to {server} as {user}; token stored in {path}.").format(
+            server=server, user=me.get("username", "?"), path=path
+        )
+    )
     return 0

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from codeblanks.cli.learn import show
+from codeblanks.i18n import gettext as _
+from codeblanks.i18n import ngettext
 
 LETTERS = string.ascii_lowercase
 
@@ -20,8 +22,8 @@ def review(questions: list[dict[str, Any]]) -> None:
             for term, meaning in q["answer"]:
                 show.say(f"   {term} → {meaning}", "green")
         else:
-            show.say(f"   Answer: {q['answer']}", "green")
-        show.say(f"   Why: {q['explanation']}")
+            show.say("   " + _("Answer: {answer}").format(answer=q["answer"]), "green")
+        show.say("   " + _("Why: {explanation}").format(explanation=q["explanation"]))
 
 
 def solve(questions: list[dict[str, Any]], check: Callable[[str, Any], dict], ask=input) -> int:
@@ -33,28 +35,34 @@ def solve(questions: list[dict[str, Any]], check: Callable[[str, Any], dict], as
             try:
                 answer = _ask(q, ask)
             except EOFError:
-                show.say("\n(stopped)")
+                show.say("\n" + _("(stopped)"))
                 return right
             if answer is None:
                 continue
             result = check(q["id"], answer)
             if result.get("correct"):
                 right += 1
-                show.say("Right.", "bold green")
+                show.say(_("Right."), "bold green")
                 if result.get("explanation"):
                     show.say(result["explanation"])
                 break
-            show.say(result.get("message") or "Not quite.", "bold yellow")
+            show.say(result.get("message") or _("Not quite."), "bold yellow")
             if result.get("error"):
                 show.say(result["error"], "dim")
             try:
-                again = ask("Try again? [Y/n] ").strip().lower()
+                again = ask(_("Try again? [Y/n] "))
             except EOFError:
-                show.say("\n(stopped)")
+                show.say("\n" + _("(stopped)"))
                 return right
-            if again.startswith("n"):
+            if not show.yes(again, default=True):
                 break
-    show.say(f"\n{right} of {len(questions)} right.", "bold")
+    show.say(
+        "\n"
+        + ngettext("{right} of {count} right.", "{right} of {count} right.", len(questions)).format(
+            right=right, count=len(questions)
+        ),
+        "bold",
+    )
     return right
 
 
@@ -63,16 +71,16 @@ def _ask(q: dict[str, Any], ask) -> Any:
     if q["kind"] == "choice":
         for i, option in enumerate(q["options"], 1):
             show.say(f"   {i}) {option}")
-        raw = ask("Your choice (number): ").strip()
+        raw = ask(_("Your choice (number): ")).strip()
         if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= len(q["options"]):
-            show.say(f"Type a number from 1 to {len(q['options'])}.")
+            show.say(_("Type a number from 1 to {count}.").format(count=len(q["options"])))
             return None
         return int(raw) - 1
     if q["kind"] == "blank":
         show.say(f"   {q['code']}")
-        raw = ask("Fill in the blank (____): ").strip()
+        raw = ask(_("Fill in the blank (____): ")).strip()
         if not raw:
-            show.say("Type what goes in the blank.")
+            show.say(_("Type what goes in the blank."))
             return None
         return raw
     meanings = q["meanings"]
@@ -80,11 +88,19 @@ def _ask(q: dict[str, Any], ask) -> Any:
         show.say(f"   {i}. {term}")
     for letter, meaning in zip(LETTERS, meanings, strict=False):
         show.say(f"   {letter}) {meaning}")
-    raw = ask(f"A letter for each term, in order (e.g. {' '.join(LETTERS[: len(q['terms'])])}): ")
+    example = " ".join(LETTERS[: len(q["terms"])])
+    raw = ask(_("A letter for each term, in order (e.g. {example}): ").format(example=example))
     picks = raw.replace(",", " ").lower().split()
     if len(picks) == 1 and len(picks[0]) == len(q["terms"]):
         picks = list(picks[0])
     if len(picks) != len(q["terms"]) or any(p not in LETTERS[: len(meanings)] for p in picks):
-        show.say(f"Give {len(q['terms'])} letters, one for each term.")
+        count = len(q["terms"])
+        show.say(
+            ngettext(
+                "Give {count} letter, one for each term.",
+                "Give {count} letters, one for each term.",
+                count,
+            ).format(count=count)
+        )
         return None
     return [LETTERS.index(p) for p in picks]

@@ -8,10 +8,30 @@ import sys
 from typing import Any
 
 from codeblanks.cli.console import visible as printable
+from codeblanks.i18n import gettext as _
+from codeblanks.i18n import ngettext, pgettext
 
-# A judgement's heading; a failed run's heading is the grader's own first sentence (the one
-# place each failure is worded: codeblanks.grading.verdicts).
-HEADINGS = {"correct": "Correct!", "incorrect": "Not quite."}
+
+def headings() -> dict[str, str]:
+    """A judgement's heading, in the current language; a failed run's heading is the grader's
+    own first sentence (the one place each failure is worded: codeblanks.grading.verdicts)."""
+    return {"correct": _("Correct!"), "incorrect": _("Not quite.")}
+
+
+def yes(answer: str, default: bool) -> bool:
+    """Whether a [y/N] prompt's answer says yes: y or yes, or the language's own (e.g. e/evet)."""
+    word = answer.strip().lower()
+    if not word:
+        return default
+    yes_letters = {"y", pgettext("the letter for yes at a [y/n] prompt", "y")[:1].lower()}
+    no_letters = {"n", pgettext("the letter for no at a [y/n] prompt", "n")[:1].lower()}
+    if word[0] in yes_letters and word[0] not in no_letters:
+        return True
+    if word[0] in no_letters:
+        return False
+    return default
+
+
 VERDICT_STYLE = {"correct": "bold green", "incorrect": "bold yellow"}
 
 
@@ -31,8 +51,13 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
     from rich.table import Table
 
     out = console()
-    table = Table(title=f"Lessons ({where})", title_justify="left", box=None, pad_edge=False)
-    for column in ("", "id", "level", "title", "questions"):
+    table = Table(
+        title=_("Lessons ({where})").format(where=where),
+        title_justify="left",
+        box=None,
+        pad_edge=False,
+    )
+    for column in ("", _("id"), _("level"), _("title"), _("questions")):
         table.add_column(column)
     next_id = None
     for row in rows:
@@ -55,27 +80,35 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
         )
     out.print(table)
     solved = sum(1 for row in rows if (row.get("progress") or {}).get("solved"))
-    out.print(text(f"{solved} of {len(rows)} exercises solved."))
+    out.print(
+        text(
+            ngettext(
+                "{solved} of {count} exercise solved.",
+                "{solved} of {count} exercises solved.",
+                len(rows),
+            ).format(solved=solved, count=len(rows))
+        )
+    )
     if next_id:
-        out.print(text(f"Next: codeblanks learn start {next_id}", "bold"))
+        out.print(text(_("Next: codeblanks learn start {lesson}").format(lesson=next_id), "bold"))
 
 
 def grade(result: dict[str, Any]) -> None:
     out = console()
     verdict = result.get("verdict", "?")
     feedback = list(result.get("feedback") or ())
-    heading = HEADINGS.get(verdict) or (feedback.pop(0) if feedback else verdict)
+    heading = headings().get(verdict) or (feedback.pop(0) if feedback else verdict)
     case = result.get("case")
-    where = f"  (case: {case})" if case and verdict != "correct" else ""
+    where = "  " + _("(case: {case})").format(case=case) if case and verdict != "correct" else ""
     out.print(text(heading + where, VERDICT_STYLE.get(verdict, "bold red")))
     for sentence in feedback:
         out.print(text(f"  • {sentence}"))
     if verdict == "correct":
-        out.print(text("Next: `codeblanks learn quiz` for the questions, or the next lesson."))
+        out.print(text(_("Next: `codeblanks learn quiz` for the questions, or the next lesson.")))
         return
     diff = result.get("diff") or ()
     if diff:
-        out.print(text("Expected (-) and your output (+):", "bold"))
+        out.print(text(_("Expected (-) and your output (+):"), "bold"))
         for line in diff:
             style = "red" if line.startswith("-") else "green" if line.startswith("+") else ""
             out.print(
@@ -83,9 +116,9 @@ def grade(result: dict[str, Any]) -> None:
             )
     stderr = (result.get("stderr") or "").rstrip("\n")
     if stderr:
-        out.print(text("Your program's error output:", "bold"))
+        out.print(text(_("Your program's error output:"), "bold"))
         out.print(text(stderr, "dim"))
-    out.print(text("Stuck? `codeblanks learn hint` gives the next hint."))
+    out.print(text(_("Stuck? `codeblanks learn hint` gives the next hint.")))
 
 
 def say(message: str, style: str = "") -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from codeblanks.cli.console import UsageError
+from codeblanks.i18n import gettext as _
 
 META = ".codeblanks.json"
 
@@ -30,9 +31,11 @@ class Workspace:
         try:
             return self.code_path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise UsageError(f"{self.code_path}: no such file (your exercise file)") from None
+            raise UsageError(
+                _("{file}: no such file (your exercise file)").format(file=self.code_path)
+            ) from None
         except UnicodeDecodeError:
-            raise UsageError(f"{self.code_path}: not UTF-8 text") from None
+            raise UsageError(_("{file}: not UTF-8 text").format(file=self.code_path)) from None
 
     def save(self) -> None:
         data = {k: v for k, v in asdict(self).items() if k != "folder"}
@@ -54,11 +57,15 @@ def load(folder: str | None) -> Workspace:
         )
     except FileNotFoundError:
         raise UsageError(
-            f"{path} is not a lesson folder (no {META}): start one with "
-            "`codeblanks learn start LESSON [DIR]`"
+            _(
+                "{folder} is not a lesson folder (no {meta}): start one with "
+                "`codeblanks learn start LESSON [DIR]`"
+            ).format(folder=path, meta=META)
         ) from None
     except (ValueError, KeyError, TypeError, OSError):
-        raise UsageError(f"{path / META} is damaged: start the lesson again in it") from None
+        raise UsageError(
+            _("{file} is damaged: start the lesson again in it").format(file=path / META)
+        ) from None
 
 
 def create(folder: Path, lesson: dict[str, Any], server: str | None) -> tuple[Workspace, bool]:
@@ -81,15 +88,24 @@ def create(folder: Path, lesson: dict[str, Any], server: str | None) -> tuple[Wo
 
 
 def readme(lesson: dict[str, Any]) -> str:
+    """The lesson folder's README.md, its headings and instructions in the current language."""
     return (
         f"# {lesson['title']}\n\n"
         f"*{lesson['level']} · {lesson['course']}* — {lesson['summary']}\n\n"
         f"{lesson['explanation'].strip()}\n\n"
-        f"## Your task\n\n{lesson['task'].strip()}\n\n"
-        "## What to do\n\n"
-        f"Edit `{lesson['filename']}`, then `codeblanks learn test` in this folder. Stuck? "
-        "`codeblanks learn hint` gives a hint at a time; `codeblanks learn solution` shows the "
-        "sample solution. `codeblanks learn quiz` asks the lesson's questions.\n\n"
-        "Expected output on the given data:\n\n"
+        + "## "
+        + _("Your task")
+        + f"\n\n{lesson['task'].strip()}\n\n"
+        + "## "
+        + _("What to do")
+        + "\n\n"
+        + _(
+            "Edit `{file}`, then `codeblanks learn test` in this folder. Stuck? "
+            "`codeblanks learn hint` gives a hint at a time; `codeblanks learn solution` shows "
+            "the sample solution. `codeblanks learn quiz` asks the lesson's questions."
+        ).format(file=lesson["filename"])
+        + "\n\n"
+        + _("Expected output on the given data:")
+        + "\n\n"
         f"```text\n{lesson['expected_output'].rstrip()}\n```\n"
     )

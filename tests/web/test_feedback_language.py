@@ -1,0 +1,64 @@
+"""The web grades in the request's language: the language Django chose for the request goes
+with the grade into the grader's worker thread (the real sandbox and grader here), and a grade
+given in one language is never served in another."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from asgiref.sync import async_to_sync
+from django.utils import translation
+
+from codeblanks.content.model import BlankQuestion
+from codeblanks.web import services
+
+from .conftest import FIRST
+
+WRONG = "print('a')\n"
+
+
+def _api_grade(language: str):
+    with translation.override(language):
+        return async_to_sync(services.api_grade)(lesson=FIRST, code=WRONG, client="lang-test")
+
+
+def test_a_grade_speaks_the_requests_language():
+    turkish = _api_grade("tr").result
+    assert turkish.verdict == "incorrect"
+    assert turkish.feedback[0] == "Çıktı beklenen çıktıdan farklı."
+    assert turkish.diff[:2] == ("--- beklenen", "+++ sizin çıktınız")
+    english = _api_grade("en").result  # the same lesson, its reference cached: still English
+    assert english.feedback[0] == "The output differs from the expected output."
+    assert _api_grade("tr-TR").result.feedback[0] == "Çıktı beklenen çıktıdan farklı."
+
+
+def test_an_error_and_its_explanation_in_turkish():
+    with translation.override("tr"):
+        graded = async_to_sync(services.api_grade)(
+            lesson=FIRST, code="x = 1\nprint(1 / 0)\n", client="lang-test"
+        ).result
+    assert graded.verdict == "error"
+    assert graded.feedback == (
+        "Programınız bir hatayla durdu.",
+        "Hata: model.py, 2. satır: `print(1 / 0)`.",
+        "Sıfıra bölme: bu satırda böleni denetleyin.",
+    )
+
+
+def test_a_blank_answer_in_turkish():
+    question = BlankQuestion(
+        id="fill", prompt="", code="y = x + ____", answer="1", explanation="", setup="x = 1\n"
+    )
+    lesson = dataclasses.replace(FIRST, questions=(question,))
+
+    def answer(text: str, language: str):
+        with translation.override(language):
+            return async_to_sync(services.question_answer)(
+                learner=None, lesson=lesson, question=question, answer=text, client="lang-test"
+            )
+
+    wrong = answer("2", "tr")
+    assert not wrong.correct
+    assert wrong.message.startswith("Bu cevap farklı bir değer veriyor — `y`: değer 3, oysa 2")
+    assert answer("2", "en").message.startswith("That gives a different value: `y` is 3")
+    assert answer("1", "tr").message == "Doğru."
