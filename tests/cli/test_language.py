@@ -106,19 +106,29 @@ def test_lessons_in_turkish_through_the_console_script(tmp_path):
     assert {row["language"] for row in rows} <= set(i18n.LANGUAGES)
 
 
-def test_lessons_are_taken_in_the_language_asked_for(tiny, capsys):
-    """``lessons`` lists each lesson as ``in_language`` gives it: its translation where the
-    course has one (here put into the loaded lesson by hand, as the loader will)."""
-    from dataclasses import replace
+def test_lessons_are_taken_in_the_language_asked_for(capsys):
+    """``lessons`` lists each lesson in its translation, with its level's name in the language."""
+    assert main(["lessons", "--lang", "tr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(
+        line.startswith("query-key-value ") and "Uzman" in line and "Sorgu, Anahtar, Değer" in line
+        for line in lines
+    ), lines
+    assert main(["lessons"]) == 0
+    out = capsys.readouterr().out
+    assert "Sorgu, Anahtar, Değer" not in out and "Query, Key, Value" in out
 
+
+def test_grade_against_the_turkish_version(tmp_path, capsys):
+    """The Turkish solution (its own program, with `eksen` and `skor`) is correct in Turkish."""
     from codeblanks.content import catalog
 
-    lesson = catalog().lesson("sum-two")
-    lesson.translations["tr"] = replace(lesson, title="İki sayıyı topla", language="tr")
-    assert main(["lessons", "--lang", "tr"]) == 0
-    assert any("İki sayıyı topla" in line for line in capsys.readouterr().out.splitlines())
-    assert main(["lessons"]) == 0
-    assert "İki sayıyı topla" not in capsys.readouterr().out
+    solution = catalog().lesson("query-key-value").in_language("tr").exercise.solution
+    assert "skor = Q @ K.T" in solution
+    program = tmp_path / "model.py"
+    program.write_text(solution)
+    assert main(["grade", "query-key-value", str(program), "--lang", "tr"]) == 0
+    assert capsys.readouterr().out.startswith("doğru")
 
 
 def test_the_authors_check_stays_english(tiny, capsys):

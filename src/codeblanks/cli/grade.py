@@ -73,9 +73,9 @@ def _print_human(result) -> None:
     known = {v.value for v in Verdict}
     verdict = Verdict(result.verdict).label() if result.verdict in known else result.verdict
     if result.case:
-        print(
-            _("{verdict} ({ms} ms, case: {case})").format(verdict=verdict, ms=ms, case=result.case)
-        )
+        # the visible case has a fixed name; the others are named by the lesson, in its language
+        case = _("the visible data") if result.case == "visible" else result.case
+        print(_("{verdict} ({ms} ms, case: {case})").format(verdict=verdict, ms=ms, case=case))
     else:
         print(_("{verdict} ({ms} ms)").format(verdict=verdict, ms=ms))
     for message in result.feedback:

@@ -19,42 +19,37 @@ def add_parser(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    loaded = catalog()
     language = i18n.current()  # main() set it from --lang or the environment
+    loaded = catalog().in_language(language)
     rows = [
         {
             "id": lesson.id,
-            "title": taken.title,
+            "title": lesson.title,
             "level": lesson.level,
+            "level_name": lesson.level_name,
             "course": course.id,
             "uuid": lesson.uuid,
-            "summary": taken.summary,
-            "language": taken.language,
+            "summary": lesson.summary,
+            "language": lesson.language,
         }
         for course in loaded.courses
         for lesson in course.lessons
-        for taken in (lesson.in_language(language),)
     ]
     if args.json:
         print_json(rows)
         return 0
-    levels = {
-        (course.id, lesson.level): course.level_name(lesson.level, language)
-        for course in loaded.courses
-        for lesson in course.lessons
-    }
-    shown = [levels[row["course"], row["level"]] for row in rows]
     width = max((len(row["id"]) for row in rows), default=0)
-    level_width = max((len(level) for level in shown), default=0)
-    for row, level in zip(rows, shown, strict=True):
+    level_width = max((len(row["level_name"]) for row in rows), default=0)
+    for row in rows:
+        level = row["level_name"]
         print(f"{row['id']:<{width}}  {level:<{level_width}}  {row['course']}  {row['title']}")
-    if loaded.problems:
-        count = len(loaded.problems)
+    errors = sum(1 for problem in loaded.problems if not problem.warning)
+    if errors:
         print(
             ngettext(
                 "({count} content problem: run `codeblanks check`)",
                 "({count} content problems: run `codeblanks check`)",
-                count,
-            ).format(count=count)
+                errors,
+            ).format(count=errors)
         )
     return 0

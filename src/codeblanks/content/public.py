@@ -30,8 +30,10 @@ def lesson_entry(lesson: Lesson) -> dict[str, Any]:
         "uuid": lesson.uuid,
         "course": lesson.course_id,
         "level": lesson.level,
+        "level_name": lesson.level_name,  # the level as the lesson's language calls it
         "title": lesson.title,
         "summary": lesson.summary,
+        "language": lesson.language,  # of its texts and code: the caller's, where translated
     }
 
 

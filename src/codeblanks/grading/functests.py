@@ -103,7 +103,7 @@ def _called(got: Outcome) -> str:
 
 def _failure(test: FunctionTest, got: Outcome) -> str | None:
     """The sentence for a test that did not pass (None: it passed), hidden tests named as such."""
-    name, hidden = test.name, test.hidden
+    name, hidden = test.shown, test.hidden  # shown: in the learner's language
     if got.status == "error":
         if got.line:
             text = (
@@ -149,7 +149,7 @@ def _wrong_result(test: FunctionTest, got: Outcome, detail: str | None) -> str:
             if test.hidden
             else _("The test “{test}” gets a wrong result: {detail}")
         )
-    return text.format(test=test.name, detail=detail) + _called(got)
+    return text.format(test=test.shown, detail=detail) + _called(got)
 
 
 def judge_tests(lesson: Lesson, run: RunResult, solution: RunResult) -> list[str]:
@@ -186,7 +186,7 @@ def judge_tests(lesson: Lesson, run: RunResult, solution: RunResult) -> list[str
                 if test.hidden
                 else _("The test “{test}” did not run.")
             )
-            return [text.format(test=test.name)]
+            return [text.format(test=test.shown)]
         failure = _failure(test, got)
         if failure is not None:
             return [failure]

@@ -192,6 +192,11 @@ class LevelBlock:
     rows: list[LessonRow]
 
     @property
+    def name(self) -> str:
+        """The level as the course's language calls it (``level`` is its key)."""
+        return self.course.level_name(self.level)
+
+    @property
     def done(self) -> int:
         return sum(1 for r in self.rows if r.state == COMPLETE)
 
@@ -256,6 +261,7 @@ class LevelCount:
     slug: str
     done: int
     total: int
+    name: str = ""  # as the course's language calls it
 
 
 @dataclass(frozen=True)
@@ -284,7 +290,9 @@ def course_progress(learner: Learner | None, course: Course) -> CourseProgress:
     counts = []
     for level, lessons in levels:
         done = sum(1 for r in lesson_rows(lessons, progress) if r.state == COMPLETE)
-        counts.append(LevelCount(level, level_slug(level), done, len(lessons)))
+        counts.append(
+            LevelCount(level, level_slug(level), done, len(lessons), course.level_name(level))
+        )
     return CourseProgress(course, counts)
 
 
