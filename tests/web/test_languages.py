@@ -399,3 +399,24 @@ def test_a_stopping_node_refuses_in_the_browsers_language():
     assert json.loads(body)["message"].startswith("Bu sunucu yeniden başlıyor")
     headers, page = refuse("/lessons/")
     assert headers[b"content-language"] == b"en" and "This server is restarting" in page
+
+
+def test_dates_on_the_progress_page_are_in_the_language(client):
+    """The last run's time is Django's natural time, in the page's language."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from codeblanks.web.models import Attempt
+
+    from .conftest import FIRST
+
+    u = user(language="tr")
+    client.force_login(u)
+    attempt = Attempt.objects.create(user=u, lesson_uuid=FIRST.uuid, verdict="incorrect")
+    Attempt.objects.filter(pk=attempt.pk).update(created_at=timezone.now() - timedelta(hours=3))
+    text = client.get("/progress/").content.decode()
+    assert re.search(r"<time datetime=\"[^\"]+\">3[ \xa0]saat önce</time>", text)
+    assert re.search(
+        r">3[ \xa0]hours ago</time>", client.get("/progress/?lang=en").content.decode()
+    )
