@@ -265,3 +265,30 @@ def test_a_translated_lesson_has_its_own_reference(softmax_lesson):
         "Her satırı normalleştirin: softmax axis=1 boyunca."
     )
     assert grade(english, code).feedback[0] == AXIS_0
+
+
+def test_a_property_test_in_turkish(tested):
+    """lessontest words its own reasons in English inside the sandbox; the grader says them
+    again in the learner's language."""
+    g = in_turkish(tested, (tested.path / "mistakes" / "in-place.py").read_text())
+    assert g.feedback == (
+        "“leaves its argument unchanged” testi başarısız: fonksiyon argümanını yerinde "
+        "değiştirdi; bunun yerine yeni bir değer hesaplayın. Yaptığı çağrı: "
+        "`causal_softmax(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]))`.",
+    )
+
+
+def test_a_raises_test_in_turkish(tested):
+    code = _with_body(
+        tested,
+        "    later = np.triu(np.ones(scores.shape[-2:], dtype=bool), k=1)\n"
+        "    masked = np.where(later, -np.inf, scores)\n"
+        "    w = np.exp(masked - masked.max(axis=-1, keepdims=True))\n"
+        "    return w / w.sum(axis=-1, keepdims=True)",
+    )
+    g = in_turkish(tested, code)
+    assert g.feedback == (
+        "Gizli “refuses scores that are not square” testi başarısız: ValueError hatası "
+        "bekleniyordu, ama hiçbir hata fırlatılmadı. Yaptığı çağrı: "
+        "`causal_softmax(np.array([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]))`.",
+    )

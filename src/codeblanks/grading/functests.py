@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +97,41 @@ def _tolerance(lesson: Lesson, test: FunctionTest) -> tuple[float, float]:
     return rtol, atol
 
 
+_RAISED_NOTHING = re.compile(r"expected (?P<names>[\w.]+(?: or [\w.]+)*), but nothing was raised")
+_WRONG_MESSAGE = re.compile(
+    r"(?P<kind>[\w.]+) was raised, but its message does not mention (?P<match>.+)", re.S
+)
+_CHANGED = re.compile(
+    r"the function changed (?:its argument|argument (?P<position>\d+)) in place; "
+    r"compute a new value instead"
+)
+
+
+def _reason(message: str) -> str:
+    """A failed property's reason in the current language. ``lessontest`` (inside the sandbox,
+    without the catalogue) words its own few reasons in English; those are recognised here and
+    said again in the learner's language. An author's own ``assert`` message stays as written."""
+    if m := _RAISED_NOTHING.fullmatch(message):
+        names = m.group("names").split(" or ")
+        listed = names[0]
+        for name in names[1:]:
+            listed = _("{first} or {second}").format(first=listed, second=name)
+        return _("expected {names}, but nothing was raised").format(names=listed)
+    if m := _WRONG_MESSAGE.fullmatch(message):
+        return _("{kind} was raised, but its message does not mention {match}").format(
+            kind=m.group("kind"), match=m.group("match")
+        )
+    if m := _CHANGED.fullmatch(message):
+        if m.group("position"):
+            return _(
+                "the function changed argument {position} in place; compute a new value instead"
+            ).format(position=m.group("position"))
+        return _("the function changed its argument in place; compute a new value instead")
+    if message == "a check of this test failed":
+        return _("a check of this test failed")
+    return message
+
+
 def _called(got: Outcome) -> str:
     """The sentence that shows the call a test made (empty when it reported none)."""
     return " " + _("It called `{call}`.").format(call=got.input) if got.input else ""
@@ -124,7 +160,7 @@ def _failure(test: FunctionTest, got: Outcome) -> str | None:
             if hidden
             else _("The test “{test}” fails: {reason}.")
         )
-        return text.format(test=name, reason=got.message) + _called(got)
+        return text.format(test=name, reason=_reason(got.message)) + _called(got)
     return None
 
 
