@@ -3,7 +3,7 @@
 // (one minified classic script that sets window.CodeBlanksEditor).
 //
 // Public API (templates and browser tests rely on it; keep it stable):
-//   CodeBlanksEditor.create(parent, {doc, filename, onChange, label})
+//   CodeBlanksEditor.create(parent, {doc, filename, onChange, label, blankTitle})
 //       -> {getValue(), setValue(text), focus(), nextBlank(), blankCount(), view}
 //   CodeBlanksEditor.fromTextarea(textarea, {filename, label})
 //       -> the same kind of object; the textarea is hidden, kept in sync,
@@ -133,25 +133,24 @@ if (darkQuery) {
 // blank" button, through editor.nextBlank()) selects the next one after the cursor.
 const BLANK = /(?<![A-Za-z0-9_])____(?![A-Za-z0-9_])/g;
 
-const blankMarks = new MatchDecorator({
-  regexp: BLANK,
-  decoration: Decoration.mark({
-    class: "cb-blank",
-    attributes: { title: "Fill this in" },
-  }),
-});
-
-const blankHighlighter = ViewPlugin.fromClass(
-  class {
-    constructor(view) {
-      this.decorations = blankMarks.createDeco(view);
-    }
-    update(update) {
-      this.decorations = blankMarks.updateDeco(update, this.decorations);
-    }
-  },
-  { decorations: (plugin) => plugin.decorations },
-);
+// `title` is the blank's tooltip, in the page's language (the textarea's data-blank-title).
+function blankHighlighter(title) {
+  const blankMarks = new MatchDecorator({
+    regexp: BLANK,
+    decoration: Decoration.mark({ class: "cb-blank", attributes: { title } }),
+  });
+  return ViewPlugin.fromClass(
+    class {
+      constructor(view) {
+        this.decorations = blankMarks.createDeco(view);
+      }
+      update(update) {
+        this.decorations = blankMarks.updateDeco(update, this.decorations);
+      }
+    },
+    { decorations: (plugin) => plugin.decorations },
+  );
+}
 
 function blankRanges(state) {
   const text = state.doc.toString();
@@ -175,7 +174,7 @@ function selectNextBlank(view) {
 
 // ---------------------------------------------------------------- editor
 
-function editorExtensions(label, onChange) {
+function editorExtensions(label, onChange, blankTitle) {
   return [
     // history, undo/redo keys, default keymap, special characters,
     // drawn selection and fallback syntax highlighting
@@ -202,7 +201,7 @@ function editorExtensions(label, onChange) {
       ...searchKeymap,
       indentWithTab,
     ]),
-    blankHighlighter,
+    blankHighlighter(blankTitle || "Fill this in"),
     python(),
     layout,
     themeSlot.of(schemeExtension()),
@@ -240,7 +239,7 @@ function create(parent, options) {
     parent,
     state: EditorState.create({
       doc: opts.doc == null ? "" : String(opts.doc),
-      extensions: editorExtensions(labelFor(opts.filename, opts.label), onChange),
+      extensions: editorExtensions(labelFor(opts.filename, opts.label), onChange, opts.blankTitle),
     }),
   });
   liveEditors.add(view);
@@ -285,6 +284,7 @@ function fromTextarea(textarea, options) {
   const opts = options || {};
   const filename = opts.filename || textarea.dataset.filename || "";
   const label = opts.label || textarea.getAttribute("aria-label") || "";
+  const blankTitle = opts.blankTitle || textarea.dataset.blankTitle || "";
 
   const parent = document.createElement("div");
   parent.className = "cb-editor";
@@ -295,6 +295,7 @@ function fromTextarea(textarea, options) {
     doc: textarea.value,
     filename,
     label,
+    blankTitle,
     onChange(text) {
       textarea.value = text;
       if (typeof opts.onChange === "function") opts.onChange(text);

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from codeblanks.content.model import Lesson
 from codeblanks.grading import Grade
 from codeblanks.grading.reference import limits_for
@@ -59,40 +61,46 @@ def _diff_rows(lines: list[str]) -> list[DiffRow]:
 
 def _words(verdict: str, lesson: Lesson, case: str | None) -> tuple[str, str, str]:
     lim = limits_for(lesson)
-    hidden = f" on another set of inputs ({case})" if case and case != "visible" else ""
+    hidden = bool(case and case != "visible")
+    if hidden:
+        incorrect = _(
+            "Your program ran, but its output on another set of inputs ({case}) is not the "
+            "expected one. The lines that differ are marked below."
+        ).format(case=case)
+        error = _("It failed on another set of inputs ({case}); see where below.").format(case=case)
+    else:
+        incorrect = _(
+            "Your program ran, but its output is not the expected one. The lines that differ "
+            "are marked below."
+        )
+        error = _("It failed; see where below.")
     table = {
         "correct": (
             "good",
-            "Correct",
-            "Your program prints exactly the expected output. Well done!",
+            _("Correct"),
+            _("Your program prints exactly the expected output. Well done!"),
         ),
-        "incorrect": (
-            "bad",
-            "Not quite",
-            f"Your program ran, but its output{hidden} is not the expected one. "
-            "The lines that differ are marked below.",
-        ),
-        "error": (
-            "bad",
-            "Your program stopped with an error",
-            f"It failed{hidden}; see where below.",
-        ),
+        "incorrect": ("bad", _("Not quite"), incorrect),
+        "error": ("bad", _("Your program stopped with an error"), error),
         # the limits: the grader's one sentence for each (grading/verdicts.py)
-        "timeout": ("warn", "Time limit reached", Verdict.TIMEOUT.failure(lim)),
-        "memory-limit": ("warn", "Memory limit reached", Verdict.MEMORY_LIMIT.failure(lim)),
-        "output-limit": ("warn", "Too much output", Verdict.OUTPUT_LIMIT.failure(lim)),
+        "timeout": ("warn", _("Time limit reached"), Verdict.TIMEOUT.failure(lim)),
+        "memory-limit": ("warn", _("Memory limit reached"), Verdict.MEMORY_LIMIT.failure(lim)),
+        "output-limit": ("warn", _("Too much output"), Verdict.OUTPUT_LIMIT.failure(lim)),
         "busy": (
             "warn",
-            "The server is busy",
-            "Many programs are running right now, so yours did not start. Try again in a moment.",
+            _("The server is busy"),
+            _(
+                "Many programs are running right now, so yours did not start. "
+                "Try again in a moment."
+            ),
         ),
         "sandbox-error": (
             "warn",
-            "Something went wrong on our side",
-            "Your program could not be run, through no fault of yours. Please try again.",
+            _("Something went wrong on our side"),
+            _("Your program could not be run, through no fault of yours. Please try again."),
         ),
     }
-    return table.get(verdict, ("warn", verdict, "The run ended unexpectedly."))
+    return table.get(verdict, ("warn", verdict, _("The run ended unexpectedly.")))
 
 
 def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
@@ -102,15 +110,15 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
         detail = grade.feedback[0]
     cases = len(grade.cases)
     if grade.correct and cases > 1:
-        detail = (
-            f"Your program prints exactly the expected output, and gives the right results on "
-            f"all {cases} sets of inputs it was run on ({cases - 1} of them hidden). Well done!"
-        )
+        detail = _(
+            "Your program prints exactly the expected output, and gives the right results on "
+            "all {cases} sets of inputs it was run on ({hidden} of them hidden). Well done!"
+        ).format(cases=cases, hidden=cases - 1)
     diff = []
     if grade.verdict == "incorrect":
         diff = _diff_rows(list(grade.diff))
         if not diff:  # the output was right; a value check or a kept input was not
-            detail = (
+            detail = _(
                 "Your program prints what was expected here, but what it computes is not right yet:"
             )
     # The grader already cut the traceback down to the learner's own frames.
