@@ -104,3 +104,15 @@ def test_every_built_in_lesson_declares_variants_and_proves_clean():
     for lesson in lessons:
         assert lesson.exercise.grading.variants, f"{lesson.id} declares no variants"
         assert [str(p) for p in prove(lesson) if not p.warning] == [], lesson.id
+
+
+def test_every_built_in_lesson_proves_clean_in_turkish_too():
+    """The Turkish version is a program of its own (its starter, solution and questions): it is
+    proved exactly as the original, and prints the original's expected output."""
+    from codeblanks.content import catalog
+
+    for lesson in catalog().lessons():
+        turkish = lesson.in_language("tr")
+        assert turkish.language == "tr", f"{lesson.id} has no Turkish version"
+        assert turkish.exercise.expected_output == lesson.exercise.expected_output
+        assert [str(p) for p in prove(turkish) if not p.warning] == [], lesson.id
