@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from codeblanks.content import catalog
 from codeblanks.content.public import meaning_order
 
-from .conftest import DESKTOP, WIDTHS, axe_violations, editor_text, overflow, set_code
+from .conftest import DESKTOP, SCREENSHOTS, WIDTHS, axe_violations, editor_text, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 QKV = "query-key-value"
@@ -120,3 +120,15 @@ def test_an_unfilled_blank_is_named_in_turkish(site, page):
     lines = first.exercise.starter.splitlines()
     line = 1 + next(i for i, text in enumerate(lines) if text.startswith("X = ____"))
     expect(page.locator("#result")).to_contain_text(f"{line}. satırdaki boşluğu")
+
+
+def test_take_screenshots_of_the_turkish_lesson(site, page):
+    """The README's picture of the QKV lesson solved in Turkish."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{site}/lessons/{QKV}/?lang=tr")
+    expect(page.locator(".cb-editor .cm-content")).to_be_visible()
+    set_code(page, turkish().exercise.solution)
+    page.get_by_role("button", name="Çalıştır", exact=True).click()
+    expect(page.get_by_role("status").filter(has_text="Doğru").first).to_be_visible()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "lesson-solved-tr.png"))
