@@ -17,10 +17,17 @@ from codeblanks.content.problems import Problem
 
 VALID = Path(__file__).parent / "fixtures" / "valid"
 FILES = sorted(p.relative_to(VALID).as_posix() for p in VALID.rglob("*") if p.is_file())
+TRANSLATED = Path(__file__).parent / "fixtures" / "translated"
+TRANSLATION_FILES = sorted(
+    p.relative_to(TRANSLATED).as_posix()
+    for p in TRANSLATED.rglob("*")
+    if "tr" in p.parts and p.is_file()
+)
 KEYS = [
     "id", "uuid", "title", "summary", "level", "levels", "file", "inputs", "values", "rtol",
     "atol", "wall_s", "memory_mb", "name", "a", "b", "message", "kind", "prompt", "options",
     "answer", "explanation", "code", "check", "accept", "setup", "pairs", "question",
+    "hints", "variants", "mistakes", "nudge", "tests", "languages",
 ]  # fmt: skip
 HEADERS = ["[exercise]", "[grading]", "[[grading.variants]]", "[[grading.mistakes]]",
            "[[question]]", "[grading.variants]", "[[exercise]]", "[question]"]  # fmt: skip
@@ -70,9 +77,9 @@ toml_ish = st.lists(lines, max_size=25).map(lambda ls: "\n".join(ls).encode("utf
 
 
 @st.composite
-def edited(draw, name: str) -> bytes:
+def edited(draw, name: str, base: Path = VALID) -> bytes:
     """The real file with a random slice replaced by random bytes or text."""
-    data = (VALID / name).read_bytes()
+    data = (base / name).read_bytes()
     start = draw(st.integers(0, len(data)))
     end = draw(st.integers(start, len(data)))
     insert = draw(st.one_of(st.binary(max_size=20), st.text(max_size=20).map(str.encode)))
@@ -87,10 +94,10 @@ def damage(draw) -> dict[str, bytes]:
     }
 
 
-def _load_with(changes: dict[str, bytes]):
+def _load_with(changes: dict[str, bytes], base: Path = VALID):
     with tempfile.TemporaryDirectory() as tmp:
         course = Path(tmp) / "tiny"
-        shutil.copytree(VALID, course)
+        shutil.copytree(base, course)
         for name, data in changes.items():
             (course / name).write_bytes(data)
         return load_courses([course])
@@ -116,3 +123,28 @@ def test_any_bytes_give_problems_never_an_exception(changes):
 def test_unchanged_copy_loads_clean():
     courses, problems = _load_with({})
     assert problems == [] and len(courses[0].lessons) == 1
+
+
+@st.composite
+def damaged_translation(draw) -> dict[str, bytes]:
+    names = draw(st.lists(st.sampled_from(TRANSLATION_FILES), min_size=1, max_size=3, unique=True))
+    return {
+        name: draw(st.one_of(st.binary(max_size=200), toml_ish, edited(name, TRANSLATED)))
+        for name in names
+    }
+
+
+@settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "200")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(damaged_translation())
+def test_any_bytes_in_a_translation_give_problems_and_keep_the_original(changes):
+    courses, problems = _load_with(changes, TRANSLATED)
+    assert all(isinstance(p, Problem) and p.code in CODES for p in problems)
+    assert all(p.message and p.fix and (p.line is None or p.line >= 1) for p in problems)
+    (course,) = courses  # a broken translation never takes its course or lesson down
+    (lesson,) = course.lessons
+    if any(not p.warning and "01-sum" in p.path.parts for p in problems):
+        assert lesson.in_language("tr") is lesson  # served in English meanwhile

@@ -128,3 +128,13 @@ def test_a_language_without_its_folder_is_a_warning(course):
     (loaded,), problems = load(course)
     assert [p.code for p in problems] == ["content.W003"]
     assert loaded.lessons[0].in_language("tr").language == "en"
+
+
+def test_a_question_translated_twice_is_a_part_too_many(course):
+    questions = course / "01-sum" / "tr" / "questions.toml"
+    text = questions.read_text()
+    first = text[: text.index("[[question]]", 1)]
+    questions.write_text(text + "\n" + first)
+    _, problems = load(course)
+    assert [p.code for p in problems] == ["content.E101"]
+    assert "translated twice" in problems[0].message

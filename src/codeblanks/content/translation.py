@@ -188,6 +188,8 @@ def _read_questions(
         known = next((q for q in original.questions if q.id == qid), None)
         if qid and known is None:
             table.report("content.E101", "id", f"the original has no question {qid!r}")
+        elif qid in translated:
+            table.report("content.E101", "id", f"question {qid!r} is translated twice")
         elif known is not None:
             table.label = f"question {qid!r}"
             table.unknown(
