@@ -153,3 +153,20 @@ def test_a_child_dying_mid_grade_ends_as_sandbox_error():
             assert time.monotonic() < deadline
     finally:
         box.close()
+
+
+def test_values_are_decoded_without_building_a_syntax_tree(sandbox, monkeypatch):
+    # CPython 3.11 counts the AST builder's recursion per interpreter: a tree built in a sandbox
+    # thread while the grader parses a program in another failed either with "SystemError: AST
+    # constructor recursion depth mismatch" (the crowd's HTTP 500s). NumPy's .npy reader builds
+    # one (ast.literal_eval); ours reads the header without.
+    import ast
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a syntax tree was built while decoding values")
+
+    monkeypatch.setattr(ast, "parse", refuse)
+    code = "import numpy as np\nA = np.arange(6.0).reshape(2, 3).T\nb = np.bool_(True)\nn = 7\n"
+    result = sandbox.run(code, limits=QUICK, capture=("A", "b", "n"))
+    assert result.ok and result.values["A"].tolist() == [[0, 3], [1, 4], [2, 5]]
+    assert bool(result.values["b"]) is True and int(result.values["n"]) == 7

@@ -9,12 +9,12 @@ names the failing test and the call it made; a hidden test's code is never shown
 
 from __future__ import annotations
 
-import ast
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from codeblanks.content.model import FunctionTest, Lesson
+from codeblanks.content.pysource import literal_value
 from codeblanks.grading.values import describe_difference
 from codeblanks.sandbox import RunResult
 
@@ -65,7 +65,7 @@ def outcomes(run: RunResult) -> list[Outcome] | None:
     if not isinstance(raw, str):
         return None
     try:
-        data = json.loads(ast.literal_eval(raw))
+        data = json.loads(literal_value(raw))
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     if not isinstance(data, list):

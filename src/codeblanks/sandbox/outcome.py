@@ -4,8 +4,8 @@ it into a RunResult (the verdict). Everything read from the child is hostile and
 from __future__ import annotations
 
 import contextlib
-import io
 import os
+import re
 import select
 import selectors
 import signal
@@ -29,33 +29,55 @@ from codeblanks.sandbox.spare import Spare
 CUT_MARKER = "\n[... output cut: the program printed more than {} KiB ...]\n"
 
 
+# The header np.save writes for a plain array of numbers, and nothing else. Read with a regular
+# expression, not NumPy's reader: that one evaluates the header with ``ast.literal_eval``, and in
+# CPython 3.11 building an AST in one thread while another does (the grader parses programs)
+# can make either fail with "SystemError: AST constructor recursion depth mismatch".
+_NPY_HEADER = re.compile(
+    r"\{'descr': '([<>|=]?[biufc][0-9]{1,2})', 'fortran_order': (True|False), "
+    r"'shape': \(((?:[0-9]{1,12}, ?){0,32}[0-9]{0,12})\), \} *\n?"
+)
+_NPY_MAGIC = b"\x93NUMPY"
+MAX_NPY_HEADER = 4096
+
+
 def _decode_npy(blob: bytes):
     """A NumPy array from ``.npy`` bytes the learner's process wrote, or None if they are not a
-    plain array of numbers whose header agrees with its size. The header is read (bounded by
-    NumPy's own header limit) before anything is allocated, so a header announcing 8 TiB costs
-    nothing; pickles are never loaded."""
+    plain array of numbers whose header agrees with its size. The header is read (bounded, and
+    matched whole against the one form np.save writes) before anything is allocated, so a
+    header announcing 8 TiB costs nothing; pickles are never loaded."""
     import numpy as np
-    from numpy.lib import format as npy
 
-    stream = io.BytesIO(blob)
     try:
-        major, _minor = npy.read_magic(stream)
+        if blob[:6] != _NPY_MAGIC or len(blob) < 10:
+            return None
+        major = blob[6]
         if major == 1:
-            shape, fortran, dtype = npy.read_array_header_1_0(stream)
+            size, start = int.from_bytes(blob[8:10], "little"), 10
         elif major in (2, 3):
-            shape, fortran, dtype = npy.read_array_header_2_0(stream)
+            size, start = int.from_bytes(blob[8:12], "little"), 12
         else:
             return None
+        if size > MAX_NPY_HEADER or len(blob) < start + size:
+            return None
+        found = _NPY_HEADER.fullmatch(blob[start : start + size].decode("latin-1"))
+        if found is None:
+            return None
+        descr, fortran, dims = found.groups()
+        dtype = np.dtype(descr)
         if dtype.hasobject or dtype.kind not in "biufc" or dtype.fields is not None:
             return None
+        shape = tuple(int(d) for d in dims.replace(" ", "").split(",") if d)
+        if len(shape) == 1 and not dims.rstrip().endswith(","):
+            return None  # "(3)" is not a tuple: np.save writes "(3,)"
         count = 1
         for dim in shape:
             count *= dim
-        data = blob[stream.tell() :]
+        data = blob[start + size :]
         if count * dtype.itemsize != len(data):
             return None
         flat = np.frombuffer(data, dtype=dtype, count=count)
-        return flat.reshape(shape, order="F" if fortran else "C").copy()
+        return flat.reshape(shape, order="F" if fortran == "True" else "C").copy()
     except Exception:  # any malformed header: the learner's bytes, the learner's problem
         return None
 
