@@ -280,15 +280,15 @@ def test_a_sandbox_dying_mid_grade_ends_the_grade_as_sandbox_error(softmax_lesso
     from codeblanks.sandbox import Sandbox
     from codeblanks.sandbox.config import SandboxConfig
 
-    quick = with_grading(softmax_lesson, limits=Limits(wall_s=4.0, cpu_s=1.0))
+    quick = with_grading(softmax_lesson, limits=Limits(wall_s=10.0, cpu_s=1.0))
     box = Sandbox(config=SandboxConfig(slots=2, spares=2))
     try:
         assert grade(quick, quick.exercise.solution, box).correct  # the reference is cached
-        slow = quick.exercise.solution + "import time\nif S.shape[1] == 5:\n    time.sleep(3)\n"
+        slow = quick.exercise.solution + "import time\nif S.shape[1] == 5:\n    time.sleep(8)\n"
         got = []
         job = threading.Thread(target=lambda: got.append(grade(quick, slow, box)))
         job.start()
-        time.sleep(1.0)  # the visible case and the first variant have run; the last sleeps
+        time.sleep(2.0)  # the visible case and the first variant have run; the last sleeps
         launcher = box._supervisor.proc.pid
         with open(f"/proc/{launcher}/task/{launcher}/children") as f:
             os.kill(int(f.read().split()[0]), 9)  # the zygote, and every child with it

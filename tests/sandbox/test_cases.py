@@ -5,6 +5,7 @@ limits; a child that dies mid-grade ends as sandbox-error. All through the real 
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 
@@ -62,29 +63,29 @@ def test_output_of_one_case_never_reaches_the_next(sandbox):
 
 def test_a_runaway_in_case_three_is_stopped_at_its_own_limit(sandbox):
     fine = "x = sum(range(1000))\n"
-    start = time.monotonic()
+    # (A wall clock far above the CPU limit: the loop is stopped by its CPU timer, however
+    # loaded the machine.)
     looped = sandbox.run_cases(
-        [fine, fine, "while True:\n    pass\n", fine], limits=QUICK, stop=never
+        [fine, fine, "while True:\n    pass\n", fine],
+        limits=RunLimits(wall_s=20.0, cpu_s=0.3),
+        stop=never,
     )
     assert [r.verdict for r in looped] == ["ok", "ok", "timeout", "ok"]
-    assert "0.3 s of CPU" in looped[2].stderr
-    assert 250 <= looped[2].duration_ms < 900  # its own 0.3 s of CPU, not the grade's
+    assert "more than 0.3 s of CPU" in looped[2].stderr  # its own limit, not the grade's
     slept = sandbox.run_cases([fine, fine, "import time\ntime.sleep(30)\n"], limits=QUICK)
     assert [r.verdict for r in slept] == ["ok", "ok", "timeout"]
-    assert "longer than 1 s" in slept[2].stderr and 950 <= slept[2].duration_ms < 1500
-    assert time.monotonic() - start < 5
+    assert "longer than 1 s" in slept[2].stderr
 
 
 def test_a_program_ignoring_the_cpu_timer_is_stopped_by_the_grades_cpu_limit(sandbox):
     # SIGPROF ignored: RLIMIT_CPU bounds the whole child, every case together (4 x 0.3 s,
     # rounded up to 2 s, hard limit 3 s), never more than the cases' limits allow.
     code = "import signal\nsignal.signal(signal.SIGPROF, signal.SIG_IGN)\nwhile True:\n    pass\n"
-    limits = RunLimits(wall_s=10.0, cpu_s=0.3)
-    start = time.monotonic()
+    limits = RunLimits(wall_s=60.0, cpu_s=0.3)
     results = sandbox.run_cases(["x = 1", code, "x = 3", "x = 4"], limits=limits)
     assert [r.verdict for r in results] == ["ok", "timeout"]
-    assert "CPU time" in results[1].stderr
-    assert time.monotonic() - start < 4.5
+    assert "CPU time" in results[1].stderr  # not the wall clock's 60 s
+    assert results[1].signal in (signal.SIGXCPU, signal.SIGKILL)  # RLIMIT_CPU's, soft or hard
 
 
 def test_an_output_flood_in_case_two_is_cut_there(sandbox):
@@ -135,14 +136,14 @@ def test_a_child_dying_mid_grade_ends_as_sandbox_error():
         job = threading.Thread(
             target=lambda: got.append(
                 box.run_cases(
-                    ["print('one')", "import time\ntime.sleep(3)\n", "print('three')"],
-                    limits=RunLimits(wall_s=5.0, cpu_s=1.0),
+                    ["print('one')", "import time\ntime.sleep(8)\n", "print('three')"],
+                    limits=RunLimits(wall_s=10.0, cpu_s=1.0),
                     stop=never,
                 )
             )
         )
         job.start()
-        time.sleep(0.7)  # case 1 has reported, case 2 sleeps
+        time.sleep(1.5)  # case 1 has reported, case 2 sleeps
         os.kill(zygote_pid(box), 9)  # every child of the sandbox dies with it
         job.join(timeout=10)
         (results,) = got
