@@ -92,8 +92,9 @@ async def main(args) -> int:
     n = args.n
     print(f"{args.lesson}: {n} grades ({'agrade()' if web is None else 'through the ASGI app'}),"
           f" load {os.getloadavg()[0]:.1f}")  # fmt: skip
-    print(f"  CPU per grade: this process {(web1 - web0) / n:6.2f} ms   sandbox (zygote and "
-          f"children) {(box1 - box0) / n:6.2f} ms   total {(web1 - web0 + box1 - box0) / n:6.2f} ms")
+    web, box = (web1 - web0) / n, (box1 - box0) / n
+    print(f"  CPU per grade: this process {web:6.2f} ms   sandbox (zygote and children)"
+          f" {box:6.2f} ms   total {web + box:6.2f} ms")  # fmt: skip
     print(f"  (wall {wall:.1f} s; the refill of spares between rounds is counted in the sandbox)")
     if profile:
         profile.dump_stats(args.profile)
