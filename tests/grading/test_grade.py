@@ -135,6 +135,13 @@ class CountingSandbox:
         self.clients.append(kwargs.get("client"))
         return await self.real.arun(code, **kwargs)
 
+    async def arun_cases(self, codes, **kwargs):
+        """A grade's cases in one child: each case that ran counts as a run."""
+        results = await self.real.arun_cases(codes, **kwargs)
+        self.runs += len(results)
+        self.clients += [kwargs.get("client")] * len(results)
+        return results
+
 
 def test_grading_stops_at_a_visible_case_that_fails(softmax_lesson, sandbox):
     quick = with_grading(softmax_lesson, limits=Limits(wall_s=0.5, cpu_s=0.5))
@@ -239,3 +246,64 @@ def test_the_verdict_is_judged_off_the_event_loop(softmax_lesson, monkeypatch):
     loop_thread, g = asyncio.run(main())
     assert g.verdict == "incorrect" and g.diff  # the diff was made...
     assert threads and threads[0] != loop_thread  # ...on another thread
+
+
+# ---- a grade's cases in one sandbox child ----------------------------------------------------
+
+WIDE_ONLY = "if S.shape[1] == 5:\n    raise ValueError('only on wide rows')\n"
+
+
+def test_a_failure_on_the_last_variant_only_is_found(softmax_lesson, sandbox):
+    code = softmax_lesson.exercise.solution + WIDE_ONLY
+    counting = CountingSandbox(sandbox)
+    g = grade(softmax_lesson, code, counting)
+    assert g.verdict == "error" and g.case == "wide rows"
+    assert g.cases == ("visible", "four random rows", "wide rows") and counting.runs == 3
+    assert any("ValueError: only on wide rows" in f for f in g.feedback)
+
+
+def test_an_error_on_a_variant_does_not_keep_the_later_ones_from_running(softmax_lesson):
+    code = softmax_lesson.exercise.solution + "if S.shape[0] == 4:\n    raise KeyError('four')\n"
+    g = grade(softmax_lesson, code)
+    assert g.verdict == "error" and g.case == "four random rows"
+    assert g.cases == ("visible", "four random rows", "wide rows")
+
+
+def test_a_runaway_on_a_variant_is_stopped_at_its_limit_and_ends_the_grade(softmax_lesson, sandbox):
+    quick = with_grading(softmax_lesson, limits=Limits(wall_s=1.0, cpu_s=0.3))
+    assert grade(quick, quick.exercise.solution, sandbox).correct  # the reference is cached
+    counting = CountingSandbox(sandbox)
+    looped = quick.exercise.solution + "while S.shape[0] == 4:\n    pass\n"
+    g = grade(quick, looped, counting, client="learner-3")
+    assert g.verdict == "timeout" and g.case == "four random rows"
+    assert g.cases == ("visible", "four random rows") and counting.runs == 2
+    slept = quick.exercise.solution + "import time\nif S.shape[1] == 5:\n    time.sleep(30)\n"
+    g = grade(quick, slept, counting)
+    assert g.verdict == "timeout" and g.case == "wide rows"
+
+
+def test_a_sandbox_dying_mid_grade_ends_the_grade_as_sandbox_error(softmax_lesson):
+    import os
+    import threading
+    import time
+
+    from codeblanks.sandbox import Sandbox
+    from codeblanks.sandbox.config import SandboxConfig
+
+    quick = with_grading(softmax_lesson, limits=Limits(wall_s=10.0, cpu_s=1.0))
+    box = Sandbox(config=SandboxConfig(slots=2, spares=2))
+    try:
+        assert grade(quick, quick.exercise.solution, box).correct  # the reference is cached
+        slow = quick.exercise.solution + "import time\nif S.shape[1] == 5:\n    time.sleep(8)\n"
+        got = []
+        job = threading.Thread(target=lambda: got.append(grade(quick, slow, box)))
+        job.start()
+        time.sleep(2.0)  # the visible case and the first variant have run; the last sleeps
+        launcher = box._supervisor.proc.pid
+        with open(f"/proc/{launcher}/task/{launcher}/children") as f:
+            os.kill(int(f.read().split()[0]), 9)  # the zygote, and every child with it
+        job.join(timeout=15)
+        (g,) = got
+        assert g.verdict == "sandbox-error" and g.case == "wide rows"
+    finally:
+        box.close()

@@ -17,9 +17,24 @@ _AST_LOCK = threading.Lock()
 
 
 def parse_tree(source: str, mode: str = "exec") -> ast.AST:
-    """``ast.parse``, one thread at a time (see ``_AST_LOCK``); raises as ``ast.parse`` does."""
-    with _AST_LOCK:
-        return ast.parse(source, mode=mode)
+    """``ast.parse``, one thread at a time (see ``_AST_LOCK``); raises as ``ast.parse`` does.
+
+    The standard library also builds trees of its own outside this lock (``traceback`` does,
+    to place its carets), so the spurious mismatch is tried again rather than reported."""
+    for attempt in range(3):
+        try:
+            with _AST_LOCK:
+                return ast.parse(source, mode=mode)
+        except SystemError as error:
+            if "recursion depth mismatch" not in str(error) or attempt == 2:
+                raise
+    raise AssertionError  # not reached
+
+
+def literal_value(text: str) -> object:
+    """``ast.literal_eval(text)`` with its tree built by ``parse_tree`` (``ast.literal_eval`` of
+    a string builds one outside the lock); raises as ``ast.literal_eval`` does."""
+    return ast.literal_eval(parse_tree(text.lstrip(" \t"), mode="eval"))
 
 
 def parse(source: str, mode: str = "exec") -> tuple[ast.AST | None, str, int | None]:
@@ -103,7 +118,7 @@ def tokens(source: str) -> list[tuple[str, object]] | None:
                 continue
             if token.type in (tokenize.NUMBER, tokenize.STRING):
                 try:
-                    value = ast.literal_eval(token.string)
+                    value = literal_value(token.string)
                 except (ValueError, SyntaxError, MemoryError, RecursionError):
                     value = token.string  # an f-string or bytes oddity: compare as text
                 keys.append(("literal", value))

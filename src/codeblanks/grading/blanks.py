@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codeblanks.content.model import BLANK, BlankQuestion, Lesson
-from codeblanks.content.pysource import parse_tree, single_token, tokens
+from codeblanks.content.pysource import literal_value, parse_tree, single_token, tokens
 from codeblanks.grading.cases import PARSE_ERRORS
 from codeblanks.grading.grade import run_sync
 from codeblanks.grading.reference import PLATFORM_FAILURES, cache_key, limits_for, run_one
@@ -341,7 +341,7 @@ async def literal_that_passes(
 def _as_literal(value: Any) -> str | None:
     if isinstance(value, str):  # a repr: a tuple, a list, a string...
         try:
-            ast.literal_eval(value)
+            literal_value(value)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             return None
         return value if len(value) <= 80 else None

@@ -9,13 +9,13 @@ names the failing test and the call it made; a hidden test's code is never shown
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from codeblanks.content.model import FunctionTest, Lesson
+from codeblanks.content.pysource import literal_value
 from codeblanks.grading.values import describe_difference
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult
@@ -67,7 +67,7 @@ def outcomes(run: RunResult) -> list[Outcome] | None:
     if not isinstance(raw, str):
         return None
     try:
-        data = json.loads(ast.literal_eval(raw))
+        data = json.loads(literal_value(raw))
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     if not isinstance(data, list):

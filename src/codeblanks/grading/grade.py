@@ -33,7 +33,7 @@ from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.grading.verdicts import Verdict, run_failure
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
-from codeblanks.sandbox.result import ERROR
+from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, TIMEOUT
 
 CORRECT = Verdict.CORRECT
 INCORRECT = Verdict.INCORRECT
@@ -131,19 +131,18 @@ async def agrade_runs(
     patient: bool = False,
     client: str | None = None,
 ) -> tuple[dict[str, RunResult], Reference, str | None]:
-    """The learner's runs and the reference, fetched together. The visible case runs first and
-    the variants only if it ended normally: a program that loops, sleeps or fails there would do
-    the same on every variant, so running them would only cost the node (and the other learners)
-    a slot each for nothing."""
+    """The learner's runs and the reference, fetched together. The cases run in one sandbox
+    child, in order (one slot, one fork): the visible case first and the variants only if it
+    ended normally: a program that loops, sleeps or fails there would do the same on every
+    variant, so running them would only cost the node (and the other learners) for nothing.
+    After a variant, only a costly failure (time, memory, output) ends the grade: an error is
+    cheap, and an anticipated mistake is recognised on every case."""
     cases, missing = cases_for(lesson, code)
     values = lesson.exercise.grading.values
     how = {"gate": gate, "patient": patient, "client": client}
 
     async def learner() -> dict[str, RunResult]:
-        runs = await run_cases(sandbox, lesson, cases[:1], values, **how)
-        if runs[VISIBLE].ok and len(cases) > 1:
-            runs.update(await run_cases(sandbox, lesson, cases[1:], values, **how))
-        return runs
+        return await run_cases(sandbox, lesson, cases, values, stop=_learner_stop, **how)
 
     runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
     failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
@@ -154,6 +153,14 @@ async def agrade_runs(
         again = await run_cases(sandbox, lesson, failed, values + extra, **how)
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
     return runs, ref, missing.message() if missing else None
+
+
+_COSTLY = (TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT)
+
+
+def _learner_stop(index: int, run: RunResult) -> bool:
+    """Whether a grade ends after its case ``index`` (0: the visible case) ended as ``run``."""
+    return not run.ok if index == 0 else run.verdict in _COSTLY
 
 
 def _matmul_error(run: RunResult) -> bool:

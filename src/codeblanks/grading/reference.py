@@ -11,7 +11,7 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson, Mistake
@@ -86,27 +86,60 @@ async def run_cases(
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
     client: str | None = None,
+    stop: Callable[[int, RunResult], bool] | None = None,
 ) -> dict[str, RunResult]:
-    """Run every case at once (as far as ``gate`` lets them)."""
+    """Run the cases, in order, in one sandbox child (``Sandbox.arun_cases``: one slot, one
+    fork) until ``stop(index, run)`` says so after one (None: every case runs). A sandbox
+    without ``arun_cases`` runs each case on its own (as far as ``gate`` lets them)."""
     cases = list(cases)
-    limits = limits_for(lesson)
-    filename = lesson.exercise.filename
-    runs = await asyncio.gather(
-        *(
-            run_one(
-                sandbox,
-                c.code,
-                filename=filename,
-                limits=limits,
-                capture=_capture(capture, test_capture(lesson)),
-                gate=gate,
-                patient=patient,
-                client=client,
-            )
-            for c in cases
-        )
-    )
-    return {c.name: r for c, r in zip(cases, runs, strict=True)}
+    if not cases:
+        return {}
+    how = {
+        "filename": lesson.exercise.filename,
+        "limits": limits_for(lesson),
+        "capture": _capture(capture, test_capture(lesson)),
+        "client": client,
+    }
+    if getattr(sandbox, "arun_cases", None) is None:
+        return await _one_by_one(sandbox, cases, stop, gate=gate, patient=patient, **how)
+    codes = [c.code for c in cases]
+    runs = [RunResult(SANDBOX_ERROR)]
+    for attempt in range(6 if patient else 1):
+        try:
+            if gate is None:
+                runs = await sandbox.arun_cases(codes, stop=stop or _every_case, **how)
+            else:
+                async with gate:
+                    runs = await sandbox.arun_cases(codes, stop=stop or _every_case, **how)
+        except Exception:  # the sandbox promises values; a bug there must not reach learners
+            log.exception("the sandbox raised instead of returning RunResults")
+            runs = [RunResult(SANDBOX_ERROR)]
+            break
+        runs = runs or [RunResult(SANDBOX_ERROR)]
+        if runs[0].verdict != BUSY:
+            break
+        if attempt < 5:
+            await asyncio.sleep(0.05 * 2**attempt)
+    return {c.name: r for c, r in zip(cases, runs, strict=False)}
+
+
+def _every_case(index: int, run: RunResult) -> bool:
+    return False
+
+
+async def _one_by_one(sandbox, cases: list[Case], stop, **how) -> dict[str, RunResult]:
+    """Each case a run of its own: the first alone when ``stop`` may end the batch after it,
+    then the others all at once (kept up to where ``stop`` would have ended them)."""
+    first = cases[:1] if stop is not None else cases
+    runs = list(await asyncio.gather(*(run_one(sandbox, c.code, **how) for c in first)))
+    if stop is not None and not stop(0, runs[0]) and len(cases) > 1:
+        runs += await asyncio.gather(*(run_one(sandbox, c.code, **how) for c in cases[1:]))
+    kept = []
+    for index, run in enumerate(runs):
+        kept.append(run)
+        if stop is not None and stop(index, run):
+            break
+    return {c.name: r for c, r in zip(cases, kept, strict=False)}
 
 
 def _capture(*groups: tuple[str, ...]) -> tuple[str, ...]:

@@ -3,12 +3,14 @@ it into a RunResult (the verdict). Everything read from the child is hostile and
 
 from __future__ import annotations
 
-import io
+import contextlib
 import os
+import re
 import select
 import selectors
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 
 from codeblanks.sandbox.inside import wire
@@ -27,33 +29,55 @@ from codeblanks.sandbox.spare import Spare
 CUT_MARKER = "\n[... output cut: the program printed more than {} KiB ...]\n"
 
 
+# The header np.save writes for a plain array of numbers, and nothing else. Read with a regular
+# expression, not NumPy's reader: that one evaluates the header with ``ast.literal_eval``, and in
+# CPython 3.11 building an AST in one thread while another does (the grader parses programs)
+# can make either fail with "SystemError: AST constructor recursion depth mismatch".
+_NPY_HEADER = re.compile(
+    r"\{'descr': '([<>|=]?[biufc][0-9]{1,2})', 'fortran_order': (True|False), "
+    r"'shape': \(((?:[0-9]{1,12}, ?){0,32}[0-9]{0,12})\), \} *\n?"
+)
+_NPY_MAGIC = b"\x93NUMPY"
+MAX_NPY_HEADER = 4096
+
+
 def _decode_npy(blob: bytes):
     """A NumPy array from ``.npy`` bytes the learner's process wrote, or None if they are not a
-    plain array of numbers whose header agrees with its size. The header is read (bounded by
-    NumPy's own header limit) before anything is allocated, so a header announcing 8 TiB costs
-    nothing; pickles are never loaded."""
+    plain array of numbers whose header agrees with its size. The header is read (bounded, and
+    matched whole against the one form np.save writes) before anything is allocated, so a
+    header announcing 8 TiB costs nothing; pickles are never loaded."""
     import numpy as np
-    from numpy.lib import format as npy
 
-    stream = io.BytesIO(blob)
     try:
-        major, _minor = npy.read_magic(stream)
+        if blob[:6] != _NPY_MAGIC or len(blob) < 10:
+            return None
+        major = blob[6]
         if major == 1:
-            shape, fortran, dtype = npy.read_array_header_1_0(stream)
+            size, start = int.from_bytes(blob[8:10], "little"), 10
         elif major in (2, 3):
-            shape, fortran, dtype = npy.read_array_header_2_0(stream)
+            size, start = int.from_bytes(blob[8:12], "little"), 12
         else:
             return None
+        if size > MAX_NPY_HEADER or len(blob) < start + size:
+            return None
+        found = _NPY_HEADER.fullmatch(blob[start : start + size].decode("latin-1"))
+        if found is None:
+            return None
+        descr, fortran, dims = found.groups()
+        dtype = np.dtype(descr)
         if dtype.hasobject or dtype.kind not in "biufc" or dtype.fields is not None:
             return None
+        shape = tuple(int(d) for d in dims.replace(" ", "").split(",") if d)
+        if len(shape) == 1 and not dims.rstrip().endswith(","):
+            return None  # "(3)" is not a tuple: np.save writes "(3,)"
         count = 1
         for dim in shape:
             count *= dim
-        data = blob[stream.tell() :]
+        data = blob[start + size :]
         if count * dtype.itemsize != len(data):
             return None
         flat = np.frombuffer(data, dtype=dtype, count=count)
-        return flat.reshape(shape, order="F" if fortran else "C").copy()
+        return flat.reshape(shape, order="F" if fortran == "True" else "C").copy()
     except Exception:  # any malformed header: the learner's bytes, the learner's problem
         return None
 
@@ -84,23 +108,38 @@ def _signal_name(sig: int) -> str:
         return f"signal {sig}"
 
 
-def execute(
-    spare: Spare, code: str, filename: str, limits: RunLimits, capture: tuple[str, ...]
-) -> RunResult | None:
-    """Hand ``code`` to a ready spare and collect its outcome; the caller kills and closes it.
-    None if the spare was already dead (nothing of the program ran).
+Stop = Callable[[int, RunResult], bool]
 
-    Done means: the DONE report is in and stdout/stderr are closed (the child closes them itself
-    before reporting, so we never wait for its teardown), or the wall clock ran out, or a stream
-    passed its cap. Everything read from the child is capped before it is kept."""
+
+def stop_at_failure(index: int, result: RunResult) -> bool:
+    """The default: no case runs after one that did not end normally."""
+    return not result.ok
+
+
+def execute(
+    spare: Spare,
+    codes: list[str],
+    filename: str,
+    limits: RunLimits,
+    capture: tuple[str, ...],
+    stop: Stop = stop_at_failure,
+) -> list[RunResult] | None:
+    """Hand ``codes`` (a grade's cases, or one program) to a ready spare and collect one outcome
+    per case it ran, in order; the caller kills and closes the spare. None if the spare was
+    already dead (nothing ran). Fewer outcomes than codes when ``stop`` said so after a case, or
+    when the child could not go on (it ended, or said it is unfit): the caller runs the rest on
+    another spare if it wants them.
+
+    A case is done when its DONE report is in: the child flushed its streams before sending it
+    and waits for NEXT before the next case, so everything in the pipes then is that case's
+    output. Each case has its own wall clock (from the moment it may start) and its own output
+    caps. Everything read from the child is capped before it is kept."""
     lim = asdict(limits)
     if spare.group is not None:
         # The memory group counts what the program really holds; the address space only has
         # to stop absurd reservations (mappings overstate memory, NumPy reserves generously).
         lim["address_mb"] = 2 * limits.memory_mb
-    request = wire.encode_request(filename, lim, list(capture), code)
-    if len(request) > wire.MAX_CODE_BYTES:
-        return RunResult(ERROR, stderr="The program is too large (over 1 MiB).")
+    request = wire.encode_request(filename, lim, list(capture), codes)
     cap = limits.output_bytes
     start = time.perf_counter()
     deadline = start + limits.wall_s
@@ -114,6 +153,7 @@ def execute(
         return None  # ... or just now, before it got the code
     os.close(spare.code_w)
     spare.code_w = -1
+    results: list[RunResult] = []
     sel = selectors.DefaultSelector()
     bufs = {spare.out_r: bytearray(), spare.err_r: bytearray()}
     for fd in bufs:
@@ -121,20 +161,35 @@ def execute(
         sel.register(fd, selectors.EVENT_READ)
     sel.register(spare.chan, selectors.EVENT_READ)
     report = wire.ReportReader()
-    done: tuple[dict, bytes] | None = None
     forced: str | None = None
-    end = None
+    cpu_before = 0  # the child's CPU time when the current case began (as it reported it)
+    finished = False  # the last case this child runs has reported
+
+    def drain() -> bool:
+        """Read what the pipes hold now; False if a stream passed its cap."""
+        for fd in list(bufs):
+            if fd not in sel.get_map():
+                continue
+            while len(bufs[fd]) <= cap:
+                try:
+                    data = os.read(fd, 1 << 16)
+                except BlockingIOError:
+                    break
+                if not data:
+                    sel.unregister(fd)
+                    break
+                bufs[fd] += data
+            if len(bufs[fd]) > cap:
+                return False
+        return True
+
     try:
         while sel.get_map():
             left = deadline - time.perf_counter()
             if left <= 0:
                 forced = TIMEOUT
                 break
-            if done is not None:  # only a leftover thread can hold a stream open now
-                left = min(left, 0.05)
             events = sel.select(left)
-            if not events and done is not None:
-                break
             for key, _ in events:
                 if key.fileobj is spare.chan:
                     try:
@@ -150,11 +205,30 @@ def execute(
                     if state == "garbage":
                         forced = ERROR  # a forged or oversized report: stop the program
                         break
-                    if state == "done":
-                        done = report.header or {}, report.blobs()
-                        end = time.perf_counter()
-                        sel.unregister(spare.chan)
-                        spare.kill()  # it is about to exit anyway; leftover threads go too
+                    if state != "done":
+                        continue
+                    end = time.perf_counter()
+                    if not drain():
+                        forced = OUTPUT_LIMIT
+                        break
+                    header = report.header or {}
+                    result = _reported(header, report.blobs(), bufs, limits, capture,
+                                       (end - start) * 1000)  # fmt: skip
+                    results.append(result)
+                    cpu = header.get("cpu_ms")
+                    cpu_before = cpu if type(cpu) is int and cpu >= 0 else cpu_before
+                    more = len(results) < len(codes) and header.get("fit") is True
+                    if not more or stop(len(results) - 1, result):
+                        finished = True
+                        break
+                    # The next case: its own clock, caps and report.
+                    for fd in bufs:
+                        bufs[fd] = bytearray()
+                    report = wire.ReportReader()
+                    start = time.perf_counter()
+                    deadline = start + limits.wall_s
+                    with contextlib.suppress(OSError):  # gone: judged below on how it ended
+                        spare.chan.sendall(wire.NEXT)
                     continue
                 fd = key.fileobj
                 try:
@@ -168,26 +242,60 @@ def execute(
                 if len(bufs[fd]) > cap:
                     forced = OUTPUT_LIMIT
                     break
-            if forced:
+            if forced or finished:
                 break
     finally:
         sel.close()
+    if finished:
+        spare.kill()  # it is about to exit anyway; leftover threads go too
+        return results
     # Every channel is closed but no report came: the program closed them itself, or it
     # ended. Judge it on how it ends (within its time), not by killing it now.
     left_ms = max(0, int((deadline - time.perf_counter()) * 1000))
-    if done is None and forced is None and not alive.poll(left_ms):
+    if forced is None and not alive.poll(left_ms):
         forced = TIMEOUT
-    if end is None:
-        end = time.perf_counter()
+    end = time.perf_counter()
     spare.kill()
-    ms = (end - start) * 1000
-    out, err = bytes(bufs[spare.out_r]), bytes(bufs[spare.err_r])
+    results.append(_ended(spare, forced, bufs, limits, (end - start) * 1000, deadline, cpu_before))
+    return results
 
+
+def _texts(bufs: dict, cap: int) -> tuple[str, str]:
     def text(raw: bytes) -> str:
         s = raw[:cap].decode("utf-8", "replace")
         return s + CUT_MARKER.format(cap // 1024) if len(raw) > cap else s
 
-    stdout, stderr = text(out), text(err)
+    out, err = (bytes(b) for b in bufs.values())
+    return text(out), text(err)
+
+
+def _reported(
+    header: dict, blobs: bytes, bufs: dict, limits: RunLimits, capture: tuple, ms: float
+) -> RunResult:
+    """A case that sent its report."""
+    stdout, stderr = _texts(bufs, limits.output_bytes)
+    status = header.get("status")
+    status = status if isinstance(status, int) else 1
+    values = _decode_values(header.get("values", []), blobs) if capture else {}
+    if header.get("kind") == "memory":
+        note = f"stopped: the program used more than {limits.memory_mb} MiB of memory"
+        return RunResult(MEMORY_LIMIT, stdout, _with_note(stderr, note), exit_code=status,
+                         duration_ms=ms)  # fmt: skip
+    return RunResult(OK if status == 0 else ERROR, stdout, stderr, exit_code=status,
+                     duration_ms=ms, values=values)  # fmt: skip
+
+
+def _ended(
+    spare: Spare,
+    forced: str | None,
+    bufs: dict,
+    limits: RunLimits,
+    ms: float,
+    deadline: float,
+    cpu_before: int,
+) -> RunResult:
+    """The case during which the child was stopped, or ended without a report."""
+    stdout, stderr = _texts(bufs, limits.output_bytes)
     if forced == TIMEOUT:
         note = f"stopped: the program ran longer than {limits.wall_s:g} s"
         return RunResult(TIMEOUT, stdout, _with_note(stderr, note), duration_ms=ms)
@@ -196,17 +304,6 @@ def execute(
     if forced == ERROR:
         note = "stopped: the program wrote garbage to the sandbox's report channel"
         return RunResult(ERROR, stdout, _with_note(stderr, note), duration_ms=ms)
-    if done is not None:
-        header, blobs = done
-        status = header.get("status")
-        status = status if isinstance(status, int) else 1
-        values = _decode_values(header.get("values", []), blobs) if capture else {}
-        if header.get("kind") == "memory":
-            note = f"stopped: the program used more than {limits.memory_mb} MiB of memory"
-            return RunResult(MEMORY_LIMIT, stdout, _with_note(stderr, note), exit_code=status,
-                             duration_ms=ms)  # fmt: skip
-        return RunResult(OK if status == 0 else ERROR, stdout, stderr, exit_code=status,
-                         duration_ms=ms, values=values)  # fmt: skip
     # No report: the program crashed, was killed, or exited by itself (os._exit).
     spare.exited.wait(timeout=max(0.5, deadline - time.perf_counter()))
     if spare.zygote_died or spare.wait_status is None:
@@ -226,7 +323,8 @@ def execute(
         note = f"stopped: the program used more than {limits.memory_mb} MiB of memory"
         return RunResult(MEMORY_LIMIT, stdout, _with_note(stderr, note), signal=sig,
                          duration_ms=ms)  # fmt: skip
-    if sig in (signal.SIGPROF, signal.SIGXCPU) or spare.cpu_ms >= limits.cpu_s * 1000:
+    # The CPU this case used: the child's in all, less what it had used when the case began.
+    if sig in (signal.SIGPROF, signal.SIGXCPU) or spare.cpu_ms - cpu_before >= limits.cpu_s * 1000:
         note = f"stopped: the program used more than {limits.cpu_s:g} s of CPU time"
         return RunResult(TIMEOUT, stdout, _with_note(stderr, note), signal=sig, duration_ms=ms)
     if sig == signal.SIGSYS:

@@ -2,6 +2,9 @@
 
     Sandbox.run(code, *, filename="main.py", limits=None, capture=(), client=None) -> RunResult
     await Sandbox.arun(...)        same, without blocking the event loop
+    Sandbox.run_cases(codes, *, ..., stop=None) -> list[RunResult]
+    await Sandbox.arun_cases(...)  several programs (a grade's cases) in one child, one after
+                                   another, for one slot; an outcome per case run, until ``stop``
     Sandbox.close()
 
 ``client`` names whom a run is for (a learner's session, an API caller's address): the
@@ -31,8 +34,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.outcome import Stop, stop_at_failure
 from codeblanks.sandbox.preflight import SandboxUnavailable, isolation_problem
-from codeblanks.sandbox.result import BUSY, RunLimits, RunResult
+from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunResult
 from codeblanks.sandbox.scheduler import Scheduler, Ticket
 from codeblanks.sandbox.supervisor import Supervisor
 
@@ -87,13 +91,9 @@ class Sandbox:
     ) -> RunResult:
         """Run ``code`` as the program ``filename``; always returns a RunResult. ``client``
         (a learner's session, an address) is whom the run counts to in the fair share."""
-        granted = threading.Event()
-        ticket = self.scheduler.submit(client, lambda _ticket: granted.set())
-        if ticket is None:
-            return self._told(_busy(), filename)
-        if not granted.wait(self.config.wait_s) and self.scheduler.withdraw(ticket):
-            return self._told(_busy(), filename)
-        return self._told(self._run_granted(ticket, code, filename, limits, capture), filename)
+        return self.run_cases(
+            [code], filename=filename, limits=limits, capture=capture, client=client
+        )[0]
 
     async def arun(
         self,
@@ -106,6 +106,47 @@ class Sandbox:
     ) -> RunResult:
         """``run()`` without blocking the event loop: the wait for a slot is a future, the run
         itself happens on a worker thread."""
+        results = await self.arun_cases(
+            [code], filename=filename, limits=limits, capture=capture, client=client
+        )
+        return results[0]
+
+    def run_cases(
+        self,
+        codes: Sequence[str],
+        *,
+        filename: str = "main.py",
+        limits: RunLimits | None = None,
+        capture: Sequence[str] = (),
+        client: str | None = None,
+        stop: Stop | None = None,
+    ) -> list[RunResult]:
+        """Run each of ``codes`` (a grade's cases: the same program on other data) in one child,
+        one after another, with fresh globals and each case's own limits, holding one slot.
+        ``stop(index, result)`` is asked after each case whether to end there (default: at the
+        first that did not end normally). One RunResult per case run, in order: at least one,
+        fewer than ``codes`` when it stopped early."""
+        granted = threading.Event()
+        ticket = self.scheduler.submit(client, lambda _ticket: granted.set())
+        if ticket is None:
+            return [self._told(_busy(), filename)]
+        if not granted.wait(self.config.wait_s) and self.scheduler.withdraw(ticket):
+            return [self._told(_busy(), filename)]
+        results = self._run_granted(ticket, list(codes), filename, limits, capture, stop)
+        return [self._told(r, filename) for r in results]
+
+    async def arun_cases(
+        self,
+        codes: Sequence[str],
+        *,
+        filename: str = "main.py",
+        limits: RunLimits | None = None,
+        capture: Sequence[str] = (),
+        client: str | None = None,
+        stop: Stop | None = None,
+    ) -> list[RunResult]:
+        """``run_cases()`` without blocking the event loop: the wait for a slot is a future,
+        the runs themselves happen on a worker thread."""
         loop = asyncio.get_running_loop()
         granted = loop.create_future()
 
@@ -117,12 +158,12 @@ class Sandbox:
 
         ticket = self.scheduler.submit(client, grant)
         if ticket is None:
-            return self._told(_busy(), filename)
+            return [self._told(_busy(), filename)]
         try:
             await asyncio.wait_for(asyncio.shield(granted), self.config.wait_s)
         except TimeoutError:
             if self.scheduler.withdraw(ticket):
-                return self._told(_busy(), filename)
+                return [self._told(_busy(), filename)]
         except BaseException:  # cancelled: give the place (or the slot) back
             if not self.scheduler.withdraw(ticket):
                 self.scheduler.finish(ticket)
@@ -130,11 +171,12 @@ class Sandbox:
         # In the caller's context: what the worker logs carries the request's id (web/logs.py).
         job = self._executor.submit(
             contextvars.copy_context().run,
-            self._run_granted, ticket, code, filename, limits, capture,
+            self._run_granted, ticket, list(codes), filename, limits, capture, stop,
         )  # fmt: skip
         # Cancelled before a worker took it: the slot must still be handed on.
         job.add_done_callback(lambda j: j.cancelled() and self.scheduler.finish(ticket))
-        return self._told(await asyncio.wrap_future(job), filename)
+        results = await asyncio.wrap_future(job)
+        return [self._told(r, filename) for r in results]
 
     def _told(self, result: RunResult, filename: str) -> RunResult:
         """One log line per run, and the watchers told; a watcher's error never fails a run."""
@@ -162,13 +204,18 @@ class Sandbox:
     def _run_granted(
         self,
         ticket: Ticket,
-        code: str,
+        codes: list[str],
         filename: str,
         limits: RunLimits | None,
         capture: Sequence[str],
-    ) -> RunResult:
+        stop: Stop | None,
+    ) -> list[RunResult]:
         try:
-            return self._supervisor.run(code, filename, limits or RunLimits(), tuple(capture))
+            if not codes:
+                return [RunResult(SANDBOX_ERROR, stderr="No program was given to run.")]
+            return self._supervisor.run_cases(
+                codes, filename, limits or RunLimits(), tuple(capture), stop or stop_at_failure
+            )
         finally:
             self.scheduler.finish(ticket)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import io
 import itertools
 import json
@@ -31,9 +32,9 @@ from codeblanks.sandbox import seccomp
 from codeblanks.sandbox.cgroups import Cgroups, pid_of
 from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.inside import wire
-from codeblanks.sandbox.outcome import execute
+from codeblanks.sandbox.outcome import Stop, execute, stop_at_failure
 from codeblanks.sandbox.preflight import SandboxUnavailable
-from codeblanks.sandbox.result import SANDBOX_ERROR, RunLimits, RunResult
+from codeblanks.sandbox.result import ERROR, SANDBOX_ERROR, RunLimits, RunResult
 from codeblanks.sandbox.spare import Spare
 
 log = logging.getLogger("codeblanks.sandbox")
@@ -43,6 +44,23 @@ INSIDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inside")
 START_TIMEOUT_S = 60.0
 SPARE_WAIT_S = 30.0
 _instances = itertools.count()
+
+
+def _batch(
+    codes: list[str], filename: str, limits: RunLimits, capture: tuple[str, ...]
+) -> list[str]:
+    """The first of ``codes`` that one child takes: at most ``wire.MAX_CASES`` programs and
+    ``wire.MAX_REQUEST_BYTES`` in all, none over ``wire.MAX_CODE_BYTES`` with its header.
+    Empty if the first program alone is too large."""
+    head = len(wire.encode_request(filename, dataclasses.asdict(limits), list(capture), [""]))
+    batch, total = [], head
+    for code in codes[: wire.MAX_CASES]:
+        size = len(code.encode("utf-8", "surrogatepass"))
+        if head + size > wire.MAX_CODE_BYTES or (batch and total + size > wire.MAX_REQUEST_BYTES):
+            break
+        batch.append(code)
+        total += size
+    return batch
 
 
 def _site_packages() -> list[str]:
@@ -457,34 +475,72 @@ class Supervisor:
     def run(
         self, code: str, filename: str, limits: RunLimits, capture: tuple[str, ...]
     ) -> RunResult:
-        """One run on a ready spare. The caller holds a slot (``Scheduler``): this only finds
-        a spare, hands the code over and collects the outcome."""
+        """One run on a ready spare (``run_cases`` with one case)."""
+        return self.run_cases([code], filename, limits, capture)[0]
+
+    def run_cases(
+        self,
+        codes: list[str],
+        filename: str,
+        limits: RunLimits,
+        capture: tuple[str, ...],
+        stop: Stop = stop_at_failure,
+    ) -> list[RunResult]:
+        """Several programs (a grade's cases) in one child, one after another, until ``stop``
+        says so after a case: one outcome per case run, in order. The caller holds a slot
+        (``Scheduler``): this only finds spares, hands the code over and collects the outcomes.
+        A child that cannot go on (it ended, or reports itself unfit) leaves the rest of the
+        cases to a fresh spare; a platform failure ends the batch."""
         with self.lock:
             if self.closed:
-                return RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")
+                return [RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")]
             self.running += 1
+        results: list[RunResult] = []
         try:
-            # A spare may have died while it waited (or with a zygote not yet seen dead): take
-            # another, as often as it takes; dead ones are cheap to skip.
-            for _attempt in range(64):
-                spare = self._take_spare()
-                if spare is None:
-                    why = self.broken or "no sandbox process became ready in time"
-                    return RunResult(SANDBOX_ERROR, stderr=f"The sandbox is unavailable: {why}")
-                try:
-                    if spare.group is not None:
-                        spare.group.limit(limits.memory_mb)
-                    result = execute(spare, code, filename, limits, capture)
-                finally:
-                    spare.kill()
-                    spare.close()
-                if result is not None:
-                    return result
-            return RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")
+            while len(results) < len(codes):
+                batch = _batch(codes[len(results) :], filename, limits, capture)
+                if not batch:  # the next program alone is too large
+                    results.append(
+                        RunResult(ERROR, stderr="The program is too large (over 1 MiB).")
+                    )
+                else:
+                    done = len(results)
+                    here = (lambda i, r: stop(done + i, r)) if done else stop  # noqa: B023
+                    results += self._on_spare(batch, filename, limits, capture, here)
+                last = results[-1]
+                if last.verdict == SANDBOX_ERROR or stop(len(results) - 1, last):
+                    break
+            return results
         finally:
             with self.lock:
                 self.running -= 1
             self._kick()  # refill the spares (at once if idle now, see _top_up)
+
+    def _on_spare(
+        self,
+        codes: list[str],
+        filename: str,
+        limits: RunLimits,
+        capture: tuple[str, ...],
+        stop: Stop,
+    ) -> list[RunResult]:
+        # A spare may have died while it waited (or with a zygote not yet seen dead): take
+        # another, as often as it takes; dead ones are cheap to skip.
+        for _attempt in range(64):
+            spare = self._take_spare()
+            if spare is None:
+                why = self.broken or "no sandbox process became ready in time"
+                return [RunResult(SANDBOX_ERROR, stderr=f"The sandbox is unavailable: {why}")]
+            try:
+                if spare.group is not None:
+                    spare.group.limit(limits.memory_mb)
+                results = execute(spare, codes, filename, limits, capture, stop)
+            finally:
+                spare.kill()
+                spare.close()
+            if results:
+                return results
+        return [RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")]
 
     def close(self) -> None:
         with self.lock:

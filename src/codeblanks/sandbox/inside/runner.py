@@ -65,7 +65,7 @@ def _warm_up() -> None:
         exec(compile(_WARM_UP, "<warm-up>", "exec"), namespace)
         meta, blobs = _capture(namespace, ["A", "Q", "v"])
         wire.encode_done({"status": 0, "kind": "exit", "values": meta}, blobs)
-        wire.decode_request(wire.encode_request("main.py", {"wall_s": 1}, ["A"], "pass"))
+        wire.decode_request(wire.encode_request("main.py", {"wall_s": 1}, ["A"], ["pass"]))
     finally:
         sys.stdout = saved
 
@@ -84,12 +84,12 @@ def _read_all(fd: int) -> bytes:
     while chunk := os.read(fd, 1 << 16):
         chunks.append(chunk)
         total += len(chunk)
-        if total > wire.MAX_CODE_BYTES + 4096:
+        if total > wire.MAX_REQUEST_BYTES + 65536:
             break
     return b"".join(chunks)
 
 
-def _apply_limits(lim: dict) -> None:
+def _apply_limits(lim: dict, cases: int = 1) -> None:
     # Lowering only: the child is no longer root, so a program cannot raise them back.
     def cap(which: int, soft: int, hard: int | None = None) -> None:
         resource.setrlimit(which, (soft, soft if hard is None else hard))
@@ -99,10 +99,11 @@ def _apply_limits(lim: dict) -> None:
     mem = int(lim.get("address_mb") or lim["memory_mb"]) << 20
     cap(resource.RLIMIT_AS, mem)
     # Busy loops (in threads too): SIGPROF, whose default action ends the process, at exactly
-    # cpu_s of CPU time; RLIMIT_CPU (whole seconds only) stops a program that catches SIGPROF.
+    # cpu_s of CPU time (set again for each case); RLIMIT_CPU (whole seconds only) stops a
+    # program that catches SIGPROF: it bounds the whole child, every case together.
     signal.signal(signal.SIGPROF, signal.SIG_DFL)
     signal.setitimer(signal.ITIMER_PROF, float(lim["cpu_s"]))
-    cpu = max(1, int(-(-float(lim["cpu_s"]) // 1)))
+    cpu = max(1, int(-(-float(lim["cpu_s"]) * max(1, cases) // 1)))
     cap(resource.RLIMIT_CPU, cpu, cpu + 1)
     cap(resource.RLIMIT_FSIZE, int(lim["file_size_mb"]) << 20)  # one huge file
     cap(resource.RLIMIT_NOFILE, int(lim["open_files"]))  # fd exhaustion
@@ -160,7 +161,14 @@ def _capture(namespace: dict, names: list[str]) -> tuple[list, list[bytes]]:
 
 
 def serve(code_fd: int, chan_fd: int, pidfd: int) -> None:
-    """Announce readiness, read one program, run it, report, exit. Never returns."""
+    """Announce readiness, read the programs (a grade's cases), run them one after another,
+    report each, exit. Never returns.
+
+    Each case is a fresh program: new globals, the builtins, ``sys`` streams, the signal timer
+    and the working directory set again; its CPU timer starts anew. After reporting a case the
+    child waits for the supervisor's NEXT (so that the next case's output never mixes with this
+    one's) and tells it when this process is no longer fit for another case (threads left
+    running, its streams or channel replaced): the supervisor then runs the rest elsewhere."""
     _reseed()
     _warm_up()
     chan = socket.socket(fileno=chan_fd)
@@ -170,17 +178,58 @@ def serve(code_fd: int, chan_fd: int, pidfd: int) -> None:
     os.close(code_fd)
     if not data:
         os._exit(0)  # the supervisor went away before giving us work
-    request, code = wire.decode_request(data)
+    request, codes = wire.decode_request(data)
     filename = str(request.get("filename") or "main.py")
-    _apply_limits(request["limits"])
+    limits = request["limits"]
+    capture = list(request.get("capture") or [])
+    _apply_limits(limits, len(codes))
     out, err = _text_stream(1), _text_stream(2)
+    saved_builtins = dict(builtins.__dict__)  # so that reporting survives `builtins.len = ...`
+    home = os.getcwd()
+    fds = _fd_identity()
+    status = 0
+    for index, code in enumerate(codes):
+        if index:
+            try:
+                go = chan.recv(1)
+            except OSError:
+                go = b""
+            if go != wire.NEXT:
+                os._exit(0)  # the supervisor stopped the grade here
+            signal.signal(signal.SIGPROF, signal.SIG_DFL)
+            signal.setitimer(signal.ITIMER_PROF, float(limits["cpu_s"]))
+            with contextlib.suppress(OSError):
+                os.chdir(home)
+        status, kind, values, blobs = _run_case(code, filename, capture, out, err, saved_builtins)
+        last = index == len(codes) - 1
+        fit = not last and kind == "exit" and _still_fit(fds)
+        if not fit:
+            # Close our ends of the streams first: the supervisor's "done" does not wait for
+            # teardown. (The program may have closed them, or the channel, itself: it is judged
+            # on its status.)
+            for fd in (1, 2):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        header = {"status": status & 0xFF if isinstance(status, int) else 1, "kind": kind,
+                  "values": values, "cpu_ms": _cpu_ms(), "fit": fit}  # fmt: skip
+        status = header["status"]
+        try:
+            chan.sendall(wire.encode_done(header, blobs))
+        except OSError:
+            os._exit(status)
+        if not fit:
+            os._exit(status)
+    os._exit(status)
+
+
+def _run_case(code: str, filename: str, capture: list[str], out, err, saved_builtins: dict):
+    """Run one program with fresh globals; its exit status, how it ended, and its values."""
     sys.stdout, sys.stderr = out, err
     sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
     sys.argv = [filename]
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     namespace = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     status, kind = 0, "exit"
-    saved_builtins = dict(builtins.__dict__)  # so that reporting survives `builtins.len = ...`
     try:
         exec(compile(code, filename, "exec", dont_inherit=True), namespace)
     except SystemExit as e:
@@ -212,19 +261,42 @@ def serve(code_fd: int, chan_fd: int, pidfd: int) -> None:
     values, blobs = [], []
     if kind != "memory":
         try:
-            values, blobs = _capture(namespace, list(request.get("capture") or []))
+            values, blobs = _capture(namespace, capture)
         except BaseException:
             values, blobs = [], []
+    namespace.clear()
     for stream in {out, err, sys.stdout, sys.stderr}:
         with contextlib.suppress(BaseException):
             stream.flush()
-    # Close our ends of the streams first: the supervisor's "done" does not wait for teardown.
-    # (The program may have closed them, or the channel, itself: it is judged on its status.)
-    for fd in (1, 2):
-        with contextlib.suppress(OSError):
-            os.close(fd)
-    header = {"status": status & 0xFF if isinstance(status, int) else 1, "kind": kind,
-              "values": values}  # fmt: skip
-    with contextlib.suppress(OSError):
-        chan.sendall(wire.encode_done(header, blobs))
-    os._exit(header["status"])
+    return status, kind, values, blobs
+
+
+def _fd_identity() -> list[tuple[int, int] | None]:
+    """What fds 1, 2 and 4 (stdout, stderr, the channel) are, to notice a program replacing them."""
+    found = []
+    for fd in (1, 2, 4):
+        try:
+            st = os.fstat(fd)
+            found.append((st.st_dev, st.st_ino))
+        except OSError:
+            found.append(None)
+    return found
+
+
+def _still_fit(fds: list) -> bool:
+    """Whether the next case may run in this process: only the main thread left, the streams and
+    the channel still the supervisor's."""
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return False
+    try:
+        if len(os.listdir("/proc/self/task")) > 1:  # threads started below Python's threading
+            return False
+    except OSError:
+        return False
+    return _fd_identity() == fds
+
+
+def _cpu_ms() -> int:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return int((usage.ru_utime + usage.ru_stime) * 1000)

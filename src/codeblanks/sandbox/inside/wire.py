@@ -18,12 +18,15 @@ READY = b"READY"  # zygote -> supervisor, then a JSON object describing the zygo
 SPAWN = b"SPAWN"  # supervisor -> zygote: "SPAWN <child id> <uid>" + 4 fds (SCM_RIGHTS)
 EXIT = b"EXIT"  # zygote -> supervisor: "EXIT <child id> <wait status> <cpu ms>"
 
-# Child channel (child -> supervisor, a SOCK_STREAM socketpair).
-HELLO = b"H"  # one byte + the child's own pidfd (SCM_RIGHTS): "locked down, waiting for code"
-DONE = b"D"  # b"D" + u32 length + JSON header + value blobs: "the program ended"
+# Child channel (a SOCK_STREAM socketpair between the supervisor and one child).
+HELLO = b"H"  # child -> supervisor, one byte + its own pidfd (SCM_RIGHTS): "waiting for code"
+DONE = b"D"  # child -> supervisor, b"D" + u32 length + JSON header + value blobs: "a case ended"
+NEXT = b"N"  # supervisor -> child, one byte: "I have read that case's output: run the next"
 
 FD_COUNT = 4  # code (read end), stdout (write end), stderr (write end), child socket
 MAX_CODE_BYTES = 1 << 20  # a learner's program is text; a megabyte is already absurd
+MAX_CASES = 16  # programs (cases) one child runs, one after another
+MAX_REQUEST_BYTES = 4 << 20  # all of a child's programs together (the supervisor splits more)
 MAX_VALUES_BYTES = 4 << 20  # total size of captured variables sent back
 
 
@@ -44,15 +47,27 @@ def recv_fds(sock: socket.socket, size: int, max_fds: int) -> tuple[bytes, list[
     return msg, list(fds)
 
 
-def encode_request(filename: str, limits: dict, capture: list[str], code: str) -> bytes:
-    """The bytes the supervisor writes on the code pipe: one JSON line, then the program."""
-    header = json.dumps({"filename": filename, "limits": limits, "capture": capture})
-    return header.encode() + b"\n" + code.encode("utf-8", "surrogatepass")
+def encode_request(filename: str, limits: dict, capture: list[str], codes: list[str]) -> bytes:
+    """The bytes the supervisor writes on the code pipe: one JSON line (with each program's size
+    in bytes), then the programs, one after another."""
+    blobs = [code.encode("utf-8", "surrogatepass") for code in codes]
+    header = json.dumps(
+        {"filename": filename, "limits": limits, "capture": capture,
+         "sizes": [len(b) for b in blobs]}
+    )  # fmt: skip
+    return header.encode() + b"\n" + b"".join(blobs)
 
 
-def decode_request(data: bytes) -> tuple[dict, str]:
-    header, _, code = data.partition(b"\n")
-    return json.loads(header), code.decode("utf-8", "replace")
+def decode_request(data: bytes) -> tuple[dict, list[str]]:
+    """The request and its programs (at least one; at most ``MAX_CASES``)."""
+    header, _, rest = data.partition(b"\n")
+    request = json.loads(header)
+    sizes = [s for s in request.get("sizes") or [len(rest)] if isinstance(s, int) and s >= 0]
+    codes, offset = [], 0
+    for size in sizes[:MAX_CASES]:
+        codes.append(rest[offset : offset + size].decode("utf-8", "replace"))
+        offset += size
+    return request, codes or [""]
 
 
 def encode_done(header: dict, blobs: list[bytes]) -> bytes:

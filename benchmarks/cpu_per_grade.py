@@ -1,0 +1,110 @@
+"""Where a grade's CPU goes: this process (the web app and the grader) against the sandbox (the
+zygote and every child it forked and reaped), counted from /proc, so the figure does not depend
+on the machine's load the way latencies do.
+
+    .venv/bin/python benchmarks/cpu_per_grade.py [--n 100] [--lesson query-key-value]
+                                                [--direct] [--profile FILE]
+
+Grades the lesson's sample solution ``--n`` times, one after another with a short pause, through
+the JSON API in-process (``codeblanks.web.asgi.application``, as benchmarks/grading.py does), or
+``agrade()`` itself with ``--direct``. ``--profile`` writes cProfile's statistics of this process
+(the web side) to FILE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from grading import asgi_post, web_app  # noqa: E402
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(pid: int, children: bool = False) -> float:
+    """utime + stime (and the reaped children's, if asked) of ``pid``, in ms."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    used = int(fields[11]) + int(fields[12])
+    if children:
+        used += int(fields[13]) + int(fields[14])
+    return used * 1000 / TICK
+
+
+def sandbox_pids(launcher: int) -> list[int]:
+    """The launcher and the zygote it forked (the zygote's children are counted once reaped,
+    in its children's CPU, which is why the rounds pause)."""
+    kids = []
+    for task in Path(f"/proc/{launcher}/task").iterdir():
+        kids += [int(k) for k in (task / "children").read_text().split()]
+    return [launcher, *kids]
+
+
+async def main(args) -> int:
+    from codeblanks.content import catalog
+    from codeblanks.grading import agrade
+    from codeblanks.sandbox import get_sandbox
+
+    lesson = catalog().lesson(args.lesson)
+    code = lesson.exercise.solution
+    sandbox = get_sandbox()
+    web = None if args.direct else web_app(args.lesson)
+
+    async def one() -> None:
+        if web is None:
+            assert (await agrade(lesson, code)).verdict == "correct"
+            return
+        app, url, host = web
+        status, content, _ = await asgi_post(app, host, url, json.dumps({"code": code}).encode())
+        assert status == 200 and json.loads(content)["verdict"] == "correct", content[:200]
+
+    for _ in range(5):
+        await one()
+        await asyncio.sleep(0.05)
+    launcher = sandbox._supervisor.proc.pid
+    pids = sandbox_pids(launcher)
+    await asyncio.sleep(0.5)  # let the spares settle
+
+    def sample() -> tuple[float, float]:
+        return cpu_ms(os.getpid()), sum(cpu_ms(p, children=True) for p in pids)
+
+    profile = cProfile.Profile() if args.profile else None
+    web0, box0 = sample()
+    wall = time.perf_counter()
+    for _ in range(args.n):
+        if profile:
+            profile.enable()
+        await one()
+        if profile:
+            profile.disable()
+        await asyncio.sleep(0.03)
+    await asyncio.sleep(0.5)  # the last children are reaped, the spares refilled
+    web1, box1 = sample()
+    wall = time.perf_counter() - wall
+    n = args.n
+    print(f"{args.lesson}: {n} grades ({'agrade()' if web is None else 'through the ASGI app'}),"
+          f" load {os.getloadavg()[0]:.1f}")  # fmt: skip
+    web, box = (web1 - web0) / n, (box1 - box0) / n
+    print(f"  CPU per grade: this process {web:6.2f} ms   sandbox (zygote and children)"
+          f" {box:6.2f} ms   total {web + box:6.2f} ms")  # fmt: skip
+    print(f"  (wall {wall:.1f} s; the refill of spares between rounds is counted in the sandbox)")
+    if profile:
+        profile.dump_stats(args.profile)
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=100)
+    parser.add_argument("--lesson", default="query-key-value")
+    parser.add_argument("--direct", action="store_true")
+    parser.add_argument("--profile")
+    sys.exit(asyncio.run(main(parser.parse_args())))
