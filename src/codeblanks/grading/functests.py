@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from codeblanks.content.model import FunctionTest, Lesson
 from codeblanks.content.pysource import literal_value
@@ -256,11 +255,3 @@ def same_tests(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
         elif describe_difference("result", mine, theirs, rtol, atol):
             return False
     return True
-
-
-def outcome_summary(run: RunResult) -> list[dict[str, Any]]:
-    """The tests' names and results for the learner's page (never their code)."""
-    return [
-        {"name": o.name, "passed": o.status == "passed", "message": o.message}
-        for o in outcomes(run) or []
-    ]
