@@ -14,7 +14,7 @@ T = 0.5  # sıcaklık: 1'in altı ağırlıkları keskinleştirir, 1'in üstü d
 
 # buraya yaz: iki ____'yi de doldur.
 P = ____  # her satır: o belirtecin T sıcaklığındaki ağırlıkları
-pick = ____  # her satır: en büyük skorunun indisi
+pick = ____  # her satır: en büyük skorunun indeksi
 
 print(np.round(P, 3))
 print(pick)

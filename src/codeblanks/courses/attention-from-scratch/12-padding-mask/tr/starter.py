@@ -8,7 +8,7 @@ def softmax(z, eksen):
     return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
 
 
-# Dört belirtece kadar doldurulmuş iki dizilik bir yığın, biçim (yığın, belirteç, genişlik). İlk
+# Dört belirtece kadar doldurulmuş iki dizilik bir yığın, şekil (yığın, belirteç, genişlik). İlk
 # dizide 4 gerçek belirteç var, ikincide yalnızca 2: son iki satırı dolgu ve dolgu belirteci ne
 # tutuyorsa onu tutuyor. Her belirteç, dizisindeki önceki ve sonraki her gerçek belirtece bakabilir.
 Q = np.array([

@@ -6,7 +6,7 @@ X = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 1.0], [1.0, 1.0, 0.0, 0.0], 
 n, d_model = X.shape
 # buraya yaz: her ____ boşluğunu doldur.
 pos = ____  # (n, 1): 0, 1, ..., n - 1 konumları bir sütun olarak
-two_i = ____  # çift sütun indisleri 0, 2, 4, ..., d_model - 2
+two_i = ____  # çift sütun indeksleri 0, 2, 4, ..., d_model - 2
 angle = ____  # (n, d_model / 2): pos / 10000 ** (2i / d_model)
 PE = np.zeros((n, d_model))
 PE[:, 0::2] = ____  # çift sütunlar: açıların sinüsü

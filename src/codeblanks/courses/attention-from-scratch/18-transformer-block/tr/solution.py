@@ -47,7 +47,7 @@ W1 = np.round(rng.normal(scale=0.5, size=(4, 8)), 1)
 b1 = np.zeros(8)
 W2 = np.round(rng.normal(scale=0.5, size=(8, 4)), 1)
 b2 = np.zeros(4)
-# Her alt katmanın kendi katman normalizasyonu var.
+# Her alt katmanın kendi katman normalleştirmesi var.
 gamma1 = np.ones(4)
 beta1 = np.zeros(4)
 gamma2 = np.array([1.0, 0.5, 2.0, 1.0])

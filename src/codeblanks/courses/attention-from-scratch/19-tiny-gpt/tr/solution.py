@@ -69,7 +69,7 @@ E = np.round(np.random.default_rng(19).normal(size=(8, 4)), 1)  # (vocab, d_mode
 P = np.round(np.random.default_rng(20).normal(scale=0.5, size=(8, 4)), 1)  # (n_ctx, d_model) konum gömmeleri
 n_heads = 2
 blocks = [random_block(1, 4, 16), random_block(2, 4, 16)]  # iki blok, d_ff = 16
-gamma_f = np.ones(4)  # son katman normalizasyonu
+gamma_f = np.ones(4)  # son katman normalleştirmesi
 beta_f = np.zeros(4)
 
 n = len(ids)
@@ -77,7 +77,7 @@ X = E[ids] + P[:n]  # (n, d_model): her belirtecin ne olduğu, artı nerede oldu
 R = X  # artık akışı
 for p in blocks:
     R = block(R, p, n_heads)  # her blok akışı okur ve ona ekler
-F = layer_norm(R, gamma_f, beta_f)  # son katman normalizasyonu
+F = layer_norm(R, gamma_f, beta_f)  # son katman normalleştirmesi
 logits = F @ E.T  # (n, vocab): her konum, her sözcüğün gömmesine karşı skorlanır
 probs = softmax(logits, eksen=-1)[-1]  # her konumun dağılımı; sonuncusunu tut: (vocab,)
 next_id = int(np.argmax(probs))

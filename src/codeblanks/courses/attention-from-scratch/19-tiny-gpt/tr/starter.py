@@ -69,7 +69,7 @@ E = np.round(np.random.default_rng(19).normal(size=(8, 4)), 1)  # (vocab, d_mode
 P = np.round(np.random.default_rng(20).normal(scale=0.5, size=(8, 4)), 1)  # (n_ctx, d_model) konum gömmeleri
 n_heads = 2
 blocks = [random_block(1, 4, 16), random_block(2, 4, 16)]  # iki blok, d_ff = 16
-gamma_f = np.ones(4)  # son katman normalizasyonu
+gamma_f = np.ones(4)  # son katman normalleştirmesi
 beta_f = np.zeros(4)
 
 n = len(ids)
@@ -78,7 +78,7 @@ X = ____  # (n, d_model): her belirtecin gömmesi artı, konumunun gömmesi
 R = X  # artık akışı
 for p in blocks:
     R = ____  # bir blok daha geçtikten sonraki akış
-F = ____  # son katman normalizasyonu
+F = ____  # son katman normalleştirmesi
 logits = ____  # (n, vocab): her konum, her sözcüğün gömmesine karşı skorlanır
 probs = ____  # (vocab,): son belirteçten sonraki sözcüğün olasılıkları
 next_id = int(np.argmax(probs))
