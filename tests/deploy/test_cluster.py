@@ -161,7 +161,7 @@ def test_a_node_started_before_the_migrations_stays_out(cluster_module, tmp_path
         asked = browser.get(f"{fresh.url}/?lang=en", headers={"Accept-Language": "tr"})
         assert "back in a moment" in asked.body  # ?lang= beats the browser, as on the nodes
         asked = browser.get(f"{fresh.url}/?lang=tr")
-        assert '<html lang=tr>' in asked.body
+        assert "<html lang=tr>" in asked.body
         api = browser.post(f"{fresh.url}/api/run", json.dumps({"code": "print(1)"}).encode())
         assert api.status == 503 and api.json()["error"] == "unavailable"
         fresh.migrate()
