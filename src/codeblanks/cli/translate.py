@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import tomllib
 from pathlib import Path
 
 from codeblanks.cli.console import UsageError, problem_line, shown
 from codeblanks.content import load_courses
 from codeblanks.content.course import LANGUAGE
 from codeblanks.content.model import (
-    DEFAULT_LEVELS,
     BlankQuestion,
     ChoiceQuestion,
+    Course,
     Lesson,
     MatchQuestion,
 )
@@ -40,7 +39,7 @@ def add_parser(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     if not LANGUAGE.fullmatch(args.lang):
         raise UsageError(f"--lang {args.lang!r} is not a two-letter language code such as tr")
-    lesson = _lesson(Path(args.lesson))
+    course, lesson = _lesson(Path(args.lesson))
     folder = lesson.path / args.lang
     if args.stamp:
         problems: list = []
@@ -60,48 +59,39 @@ def run(args: argparse.Namespace) -> int:
         )
     _scaffold(lesson, folder)
     print(f"created {shown(folder)}: every text in it is the original's, to translate.")
-    course = lesson.path.parent
-    if not (course / args.lang / "course.toml").exists():
-        (course / args.lang).mkdir(exist_ok=True)
-        (course / args.lang / "course.toml").write_text(_course_toml(course), encoding="utf-8")
-        print(f"created {shown(course / args.lang / 'course.toml')}: the course's texts, too.")
-    if args.lang not in _languages(course):
-        print(f'Add "{args.lang}" to `languages` in {shown(course / "course.toml")}.')
+    course_file = course.path / args.lang / "course.toml"
+    if not course_file.exists():
+        course_file.parent.mkdir(exist_ok=True)
+        course_file.write_text(_course_toml(course), encoding="utf-8")
+        print(f"created {shown(course_file)}: the course's texts, too.")
+    if args.lang not in course.languages:
+        print(f'Add "{args.lang}" to `languages` in {shown(course.path / "course.toml")}.')
     print("To translate the code too, copy starter.py and solution.py into it.")
     print(f"When it is done: codeblanks translate {shown(lesson.path)} --lang {args.lang} --stamp")
     return 0
 
 
-def _lesson(path: Path) -> Lesson:
+def _lesson(path: Path) -> tuple[Course, Lesson]:
+    """The loaded lesson in the folder ``path``, and its course."""
     if not (path / "lesson.toml").is_file():
         raise UsageError(f"{path}: not a lesson folder (it has no lesson.toml)")
     courses, problems = load_courses([path.parent])
     for course in courses:
         for lesson in course.lessons:
             if lesson.path.resolve() == path.resolve():
-                return lesson
+                return course, lesson
     for found in problems:
         print(problem_line(found))
     raise UsageError(f"{path}: the lesson does not load; `codeblanks check` says why")
 
 
-def _course_toml(course: Path) -> str:
-    data = tomllib.loads((course / "course.toml").read_text(encoding="utf-8"))
-    levels = data.get("levels", list(DEFAULT_LEVELS))
-    return (
-        "\n".join(
-            [
-                f"title = {_string(data.get('title', ''))}",
-                f"summary = {_string(data.get('summary', ''))}",
-                f"levels = {_strings(levels)}",
-            ]
-        )
-        + "\n"
-    )
-
-
-def _languages(course: Path) -> list[str]:
-    return tomllib.loads((course / "course.toml").read_text(encoding="utf-8")).get("languages", [])
+def _course_toml(course: Course) -> str:
+    lines = [
+        f"title = {_string(course.title)}",
+        f"summary = {_string(course.summary)}",
+        f"levels = {_strings(course.levels)}",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _scaffold(lesson: Lesson, folder: Path) -> None:
