@@ -23,9 +23,11 @@ $(MO): %.mo: %.po $(STAMP)
 	$(BIN)/python -m codeblanks.i18n
 
 # Refresh the catalogues from the code after adding or changing interface strings (needs GNU
-# gettext: apt-get install gettext); then translate the new entries (docs/translating.md).
+# gettext: apt-get install gettext); then translate the new entries (docs/translating.md). A
+# throw-away key, so that loading the settings writes no data/secret_key into the package.
 messages: install
-	cd src/codeblanks && DJANGO_SETTINGS_MODULE=codeblanks.web.settings ../../$(BIN)/python -m django \
+	cd src/codeblanks && CODEBLANKS_SECRET_KEY=makemessages-only \
+		DJANGO_SETTINGS_MODULE=codeblanks.web.settings ../../$(BIN)/python -m django \
 		makemessages --locale tr --add-location file --no-obsolete \
 		--ignore 'courses/*' --ignore 'sandbox/inside/*'
 
