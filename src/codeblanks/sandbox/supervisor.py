@@ -28,7 +28,7 @@ import sysconfig
 import threading
 import time
 
-from codeblanks.sandbox import seccomp
+from codeblanks.sandbox import layout, seccomp
 from codeblanks.sandbox.cgroups import Cgroups, pid_of
 from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.inside import wire
@@ -41,6 +41,7 @@ log = logging.getLogger("codeblanks.sandbox")
 
 # The trust boundary: the only folder of ours the sandbox sees (as /opt/codeblanks).
 INSIDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inside")
+LIBRARIES = "/opt/site-packages"  # where the libraries the zygote imports appear inside
 START_TIMEOUT_S = 60.0
 SPARE_WAIT_S = 30.0
 _instances = itertools.count()
@@ -64,6 +65,7 @@ def _batch(
 
 
 def _site_packages() -> list[str]:
+    """Unsafe mode only (no isolation): the zygote imports from the real site-packages."""
     paths = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     return sorted(p for p in paths if os.path.isdir(p))
 
@@ -138,13 +140,9 @@ class Supervisor:
         python = os.path.realpath(sys._base_executable)
         zygote_cfg = {
             "isolate": not self.config.unsafe,
-            # Inside, site-packages appear under neutral names: tracebacks and listings do not
-            # reveal where the project lives on the host.
-            "site_packages": (
-                [f"/opt/site-packages/{i}" for i in range(len(_site_packages()))]
-                if not self.config.unsafe
-                else _site_packages()
-            ),
+            # Inside, the libraries it needs appear under a neutral name: tracebacks and listings
+            # do not reveal where the project lives on the host.
+            "site_packages": [LIBRARIES] if not self.config.unsafe else _site_packages(),
             "modules": list(self.config.modules),
             "zygote_bpf": self.filters[0].hex(),
             "child_bpf": self.filters[1].hex(),
@@ -154,7 +152,11 @@ class Supervisor:
             "isolate": not self.config.unsafe,
             "python": python,
             "python_prefix": sys.base_prefix,
-            "site_packages": _site_packages(),
+            # Only these of any site-packages (never CodeBlanks and its courses); every folder of
+            # installed packages under /usr or the interpreter's prefix is covered (layout.py).
+            "libraries": layout.libraries(self.config.modules),
+            "hidden": layout.hidden(),
+            "libraries_dir": LIBRARIES,
             "pkg_dir": INSIDE_DIR,
             "ctl_fd": theirs.fileno(),
             "cgroup_procs": self.cgroups.procs_files() if self.cgroups else [],

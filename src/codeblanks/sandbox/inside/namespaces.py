@@ -7,12 +7,15 @@ on fd 3; it is a script, not imported by the web process. Standard library only.
    child is PID 1 of the new PID namespace. The parent only waits, so the supervisor can watch one
    process; when PID 1 dies the kernel kills everything left in the namespace.
 2. (PID 1) make every mount private, mount a small tmpfs as the new root and bind into it,
-   read-only, only: /usr (and the /lib, /bin symlinks), the Python installation, the
-   site-packages with NumPy (as /opt/site-packages/N), this package's directory (as
-   /opt/codeblanks), /etc/ld.so.cache,
+   read-only, only: /usr (and the /lib, /bin symlinks), the Python installation, each entry of
+   site-packages that the zygote's imports need (NumPy's, as /opt/site-packages/NAME), this
+   package's directory (as /opt/codeblanks), /etc/ld.so.cache,
    /dev/{null,zero,full,random,urandom}, a new /proc that shows a process only to its own uid,
-   and an empty /tmp. Not mounted, hence unreadable whatever a program tries: the project
-   directory, the database, /etc (passwd, shadow, ssl keys), /root, /home, /var, /run, /sys.
+   and an empty /tmp. Every folder of installed packages inside /usr or the Python installation
+   (site-packages, dist-packages: a wheel install of CodeBlanks puts its courses there) is
+   covered with an empty read-only tmpfs. Not mounted, hence unreadable whatever a program
+   tries: the project directory, the courses, the database, /etc (passwd, shadow, ssl keys),
+   /root, /home, /var, /run, /sys.
 3. ``pivot_root`` into it, detach the old root, remount the root read-only, and ``execve`` the
    zygote with an EMPTY environment (the web process's secrets never cross).
 """
@@ -52,6 +55,21 @@ def bind(root: str, source: str, target: str | None = None, readonly: bool = Tru
         k.mount(None, target, None, RO)
 
 
+def hide(root: str, trees: list[str], folders: list[str]) -> None:
+    """Cover each of ``folders`` (host real paths) that lies inside a tree bound whole at
+    ``root + tree`` with an empty read-only tmpfs."""
+    targets = set()
+    for tree in trees:
+        real = os.path.realpath(tree)
+        for folder in folders:
+            if folder == real or folder.startswith(real.rstrip("/") + "/"):
+                targets.add(root + tree + folder[len(real) :])
+    for target in sorted(targets):
+        if os.path.isdir(target):
+            flags = k.MS_RDONLY | k.MS_NOSUID | k.MS_NODEV | k.MS_NOEXEC
+            k.mount("tmpfs", target, "tmpfs", flags, "size=4k,mode=0555")
+
+
 def pick_mountpoint(sources: list[str]) -> str:
     for candidate in ("/mnt", "/media", "/srv", "/opt", "/tmp"):
         if os.path.isdir(candidate) and not any(
@@ -63,22 +81,27 @@ def pick_mountpoint(sources: list[str]) -> str:
 
 
 def build_root(cfg: dict) -> None:
-    sources = [cfg["python_prefix"], *cfg["site_packages"], cfg["pkg_dir"], "/usr"]
+    sources = [cfg["python_prefix"], *cfg["libraries"], cfg["pkg_dir"], "/usr"]
     k.mount(None, "/", None, k.MS_REC | k.MS_PRIVATE)
     root = pick_mountpoint(sources)
     k.mount("tmpfs", root, "tmpfs", k.MS_NOSUID | k.MS_NODEV, "size=1m,nr_inodes=4096,mode=0755")
     bind(root, "/usr")
+    trees = ["/usr"]  # bound whole
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         path = "/" + name
         if os.path.islink(path):
             os.symlink(os.readlink(path), root + path)
         elif os.path.isdir(path):
             bind(root, path)
+            trees.append(path)
     # The interpreter finds its standard library relative to its own path: same place inside.
     bind(root, cfg["python_prefix"])
-    for i, path in enumerate(cfg["site_packages"]):
-        bind(root, path, f"/opt/site-packages/{i}")
+    trees.append(cfg["python_prefix"])
+    os.makedirs(root + cfg["libraries_dir"], mode=0o755)
+    for path in cfg["libraries"]:
+        bind(root, path, f"{cfg['libraries_dir']}/{os.path.basename(path)}")
     bind(root, cfg["pkg_dir"], INSIDE_PKG)
+    hide(root, trees, cfg["hidden"])
     if os.path.exists("/etc/ld.so.cache"):
         bind(root, "/etc/ld.so.cache")
     os.makedirs(root + "/dev", mode=0o755)
