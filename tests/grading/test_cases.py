@@ -79,3 +79,12 @@ def test_syntax_errors_and_tuple_assignments():
     assert (
         substitute("A = X = 1\n", {"X": "3"}) == 'A = X = (lambda np: (3))(__import__("numpy"))\n'
     )
+
+
+def test_a_value_written_over_several_lines_keeps_the_lines_after_it_in_place():
+    code = "X = np.array(\n    [1.0,\n     2.0]\n)  # given\nY = X.sum()\nprint(Y)\n"
+    made = substitute(code, {"X": "np.arange(3.0)"})
+    assert isinstance(made, str)
+    assert len(made.splitlines()) == len(code.splitlines())
+    assert made.splitlines()[4:] == code.splitlines()[4:]
+    assert made.splitlines()[3] == ")  # given"
