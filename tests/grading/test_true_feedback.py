@@ -38,3 +38,61 @@ def test_an_error_after_a_multi_line_input_on_the_visible_case_too(einsum):
     line = next(i for i, s in enumerate(code.splitlines(), 1) if "Y.shpe" in s)
     g = grade(einsum, code)
     assert g.verdict == "error" and g.case == "visible" and g.line == line
+
+
+@pytest.fixture(scope="module")
+def layer_norm():
+    return catalog().lesson("layer-norm-residual")
+
+
+def _mistake(lesson, name: str):
+    return next(m for m in lesson.exercise.grading.mistakes if m.path.name == name)
+
+
+# Five bugs that all stop the visible run with a ValueError, as the mistake `no-keepdims` does,
+# each in another operation or with other shapes: its nudge ("What shape does your mean have?")
+# is true of none of them.
+FIVE_OTHER_BUGS = {
+    "keepdims lost by the variance only": (
+        "var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)",
+        "var = ((x - mean) ** 2).mean(axis=-1)",
+    ),
+    "the mean transposed": (
+        "mean = x.mean(axis=-1, keepdims=True)",
+        "mean = x.mean(axis=-1, keepdims=True).T",
+    ),
+    "the variance flattened": (
+        "var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)",
+        "var = ((x - mean) ** 2).mean(axis=-1, keepdims=True).ravel()",
+    ),
+    "beta cut short": ("return gamma * x_hat + beta", "return gamma * x_hat + beta[:3]"),
+    "its own check": (
+        "mean = x.mean(axis=-1, keepdims=True)",
+        'mean = x.mean(axis=-1, keepdims=True)\n    if x.ndim > 1:\n        raise ValueError("1-D")',
+    ),
+}
+
+
+@pytest.mark.parametrize("bug", FIVE_OTHER_BUGS)
+def test_a_mistakes_nudge_is_not_given_to_another_bug_that_fails_alike(layer_norm, bug):
+    old, new = FIVE_OTHER_BUGS[bug]
+    sol = layer_norm.exercise.solution
+    assert old in sol
+    g = grade(layer_norm, sol.replace(old, new, 1))
+    assert g.verdict == "error" and g.case == "visible"
+    assert g.mistake is None
+    assert _mistake(layer_norm, "no-keepdims.py").nudge not in g.feedback
+
+
+def test_the_mistake_and_a_program_that_behaves_as_it_does_get_its_nudge(layer_norm):
+    mistake = _mistake(layer_norm, "no-keepdims.py")
+    # the same bug written another way: another spelling of the mean, another layout, a comment
+    same = mistake.code.replace(
+        "mean = x.mean(axis=-1)", "mean = np.sum(x, axis=-1) / x.shape[-1]  # per token"
+    ).replace("var = ((x - mean) ** 2).mean(axis=-1)", "var = ((x-mean)**2).mean(axis=-1)")
+    assert same != mistake.code
+    for code in (mistake.code, same):
+        g = grade(layer_norm, code)
+        assert g.verdict == "error"
+        assert g.mistake == "mistakes/no-keepdims.py"
+        assert g.feedback[0] == mistake.nudge
