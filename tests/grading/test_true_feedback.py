@@ -10,6 +10,8 @@ import pytest
 from codeblanks.content import catalog
 from codeblanks.grading import grade
 
+from .grading_helpers import make_lesson, with_grading
+
 
 def _text(g) -> str:
     return "\n".join(g.feedback)
@@ -68,7 +70,8 @@ FIVE_OTHER_BUGS = {
     "beta cut short": ("return gamma * x_hat + beta", "return gamma * x_hat + beta[:3]"),
     "its own check": (
         "mean = x.mean(axis=-1, keepdims=True)",
-        'mean = x.mean(axis=-1, keepdims=True)\n    if x.ndim > 1:\n        raise ValueError("1-D")',
+        "mean = x.mean(axis=-1, keepdims=True)\n"
+        '    if x.ndim > 1:\n        raise ValueError("1-D")',
     ),
 }
 
@@ -96,3 +99,119 @@ def test_the_mistake_and_a_program_that_behaves_as_it_does_get_its_nudge(layer_n
         assert g.verdict == "error"
         assert g.mistake == "mistakes/no-keepdims.py"
         assert g.feedback[0] == mistake.nudge
+
+
+def _without_mistakes(lesson):
+    """The lesson with no anticipated mistakes: what the grader itself says of a program."""
+    return with_grading(lesson, mistakes=())
+
+
+def test_a_layer_norm_without_eps_is_not_told_of_a_scaling_factor(layer_norm):
+    # its values are 1.0000017 times the expected ones, by a factor that varies from row to row
+    g = grade(_without_mistakes(layer_norm), _mistake(layer_norm, "no-eps.py").code)
+    assert g.verdict == "incorrect"
+    assert "times the expected" not in _text(g)
+    assert "its values differ: at index" in _text(g)
+
+
+def test_a_constant_factor_is_named_with_digits_that_are_true(layer_norm):
+    # the sample variance (ddof=1) makes every value sqrt(3/4) = 0.8660 times the expected one
+    g = grade(_without_mistakes(layer_norm), _mistake(layer_norm, "sample-variance.py").code)
+    assert "every value is 0.866 times the expected one" in _text(g)
+
+
+def test_a_softmax_over_the_queries_is_not_called_a_transpose():
+    lesson = catalog().lesson("multi-head-attention")
+    code = _mistake(lesson, "softmax-over-queries.py").code
+    g = grade(_without_mistakes(lesson), code)
+    assert g.verdict == "incorrect"
+    assert "transposed" not in _text(g) and "order of `@`" not in _text(g)
+    assert (
+        "`A` has shape (2, 3, 3), good; but in the expected result each row sums to 1 and in "
+        "yours each column does: is it normalised along the wrong axis?"
+    ) in g.feedback
+
+
+def test_float32_round_off_beyond_the_tolerance_is_named_so():
+    lesson = make_lesson("centre-rows", values=("C",))
+    code = lesson.exercise.solution.replace(
+        "C = X - X.mean(axis=1, keepdims=True)",
+        "X32 = X.astype(np.float32)\nC = X32 - X32.mean(axis=1, keepdims=True)",
+    )
+    g = grade(lesson, code)
+    assert g.verdict == "incorrect" and g.stdout == lesson.exercise.expected_output
+    assert (
+        "`C` is right to float32 precision, but the task expects float64 precision: compute in "
+        "float64 (NumPy's default; leave out `dtype=np.float32` and `.astype(np.float32)`)."
+    ) in g.feedback
+    # a float32 result that is wrong beyond float32's round-off is not told it is right
+    wrong = code.replace("keepdims=True)", "keepdims=True) + 0.01")
+    assert "float32 precision" not in _text(grade(lesson, wrong))
+
+
+KINDS = ("positive", "top", "order", "label", "counts", "signs")
+
+
+@pytest.fixture(scope="module")
+def kinds():
+    return make_lesson("kinds-of-values", values=KINDS)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "told"),
+    [
+        (
+            "positive = bool((X > 0).all())",
+            "positive = bool((X > 0).any())",
+            "`positive` is True, but False is expected.",
+        ),
+        ("top = float(X.max())", "top = float(X.min())", "`top` is -1, but 5 is expected."),
+        (
+            "top = float(X.max())",
+            "top = X[X.argmax():]",
+            "`top` is an array of shape (1,), but a single number (5) is expected.",
+        ),
+        (
+            "order = [int(i) for i in np.argsort(X)]",
+            "order = [int(i) for i in np.argsort(-X)]",
+            "`order` is a `list` of length 4, good; but item 0 is 3 where 1 is expected.",
+        ),
+        (
+            "order = [int(i) for i in np.argsort(X)]",
+            "order = [int(i) for i in np.argsort(X)][1:]",
+            "`order` is a `list` of length 3, but length 4 is expected.",
+        ),
+        (
+            "order = [int(i) for i in np.argsort(X)]",
+            "order = tuple(int(i) for i in np.argsort(X))",
+            "`order` is (1, 2, 0, 3), but [1, 2, 0, 3] is expected.",
+        ),
+        (
+            '"largest at index "',
+            '"largest at\\tindex "',
+            "`label` is the string 'largest at\\tindex 3', but 'largest at index 3' is expected.",
+        ),
+        (
+            '"negative": int((X < 0).sum())',
+            '"negative": int((X <= 0).sum()) + 1',
+            "`counts` has the right keys; but at key 'negative' it holds 2 where 1 is expected.",
+        ),
+        (
+            '"negative": int((X < 0).sum())',
+            '"zero": 0',
+            "`counts` has no key 'negative', which is expected.",
+        ),
+        (
+            "signs = X > 0",
+            "signs = X >= 3",
+            "`signs` has shape (4,), good; but its values differ: at index (2,) it holds False "
+            "where True is expected.",
+        ),
+    ],
+)
+def test_values_of_every_kind_are_described_in_words_that_fit(kinds, old, new, told):
+    assert old in kinds.exercise.solution
+    g = grade(kinds, kinds.exercise.solution.replace(old, new))
+    assert g.verdict == "incorrect"
+    assert told in g.feedback, g.feedback
+    assert "right shape" not in _text(g)
