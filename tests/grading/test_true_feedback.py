@@ -120,15 +120,18 @@ def test_a_constant_factor_is_named_with_digits_that_are_true(layer_norm):
     assert "every value is 0.866 times the expected one" in _text(g)
 
 
-def test_a_softmax_over_the_queries_is_not_called_a_transpose():
+def test_a_softmax_over_the_queries_is_not_blamed_on_the_order_of_matmul_alone():
+    # the lesson's scores are symmetric, so the wrong axis gives exactly the transpose: the
+    # values cannot tell the two apart, and the sentence names both
     lesson = catalog().lesson("multi-head-attention")
     code = _mistake(lesson, "softmax-over-queries.py").code
     g = grade(_without_mistakes(lesson), code)
     assert g.verdict == "incorrect"
-    assert "transposed" not in _text(g) and "order of `@`" not in _text(g)
+    assert "check the order of `@`" not in _text(g)
     assert (
-        "`A` has shape (2, 3, 3), good; but in the expected result each row sums to 1 and in "
-        "yours each column does: is it normalised along the wrong axis?"
+        "`A` has shape (2, 3, 3), good; but its values are those expected, transposed, so its "
+        "columns sum to 1 where the expected rows do: is it normalised along the wrong axis, or "
+        "transposed (the order of `@`, a `.T`)?"
     ) in g.feedback
 
 

@@ -78,7 +78,13 @@ def test_shape_hints():
 
 def test_transposed_and_scaled_values_are_named():
     (msg,) = describe_difference("scores", S.T, S)
-    assert "transposed" in msg
+    assert msg == (
+        "`scores` has shape (3, 3), good; but its values are those expected, transposed: check "
+        "the order of `@` or a `.T`."
+    )
+    # a distribution transposed: its columns sum to 1, and the sentence says so
+    (msg,) = describe_difference("A", ROWS.T, ROWS)
+    assert "transposed, so its columns sum to 1 where the expected rows do" in msg
     (msg,) = describe_difference("scores", S / 2.0, S)
     assert "0.5 times" in msg
 

@@ -200,15 +200,23 @@ def _hint(
             message = _distribution_hint(who, got, expected, axis, close)
             if message:
                 return message
-        if hints and got.ndim >= 2 and _normalised_columns(got, expected, close):
-            # Softmax over the wrong axis: of scores that happen to be symmetric this is also
-            # the transpose, but the cause is the axis, not the order of `@`.
+        square = got.ndim >= 2 and got.shape[-1] == got.shape[-2]
+        transposed = hints and square and close(np.swapaxes(got, -1, -2), expected)
+        # A softmax over the other axis: of scores that happen to be symmetric it is also the
+        # transpose, and the values alone cannot tell which of the two happened.
+        columns = hints and got.ndim >= 2 and _normalised_columns(got, expected, close)
+        if transposed and columns:
+            return _(
+                "{name} has shape {shape}, good; but its values are those expected, transposed, "
+                "so its columns sum to 1 where the expected rows do: is it normalised along the "
+                "wrong axis, or transposed (the order of `@`, a `.T`)?"
+            ).format(name=who, shape=shape)
+        if columns:
             return _(
                 "{name} has shape {shape}, good; but in the expected result each row sums to 1 "
                 "and in yours each column does: is it normalised along the wrong axis?"
             ).format(name=who, shape=shape)
-        square = got.ndim >= 2 and got.shape[-1] == got.shape[-2]
-        if hints and square and close(np.swapaxes(got, -1, -2), expected):
+        if transposed:
             return _(
                 "{name} has shape {shape}, good; but its values are those expected, transposed: "
                 "check the order of `@` or a `.T`."
