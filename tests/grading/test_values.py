@@ -134,3 +134,10 @@ def test_a_scale_is_named_only_when_one_factor_explains_the_values_and_truly():
     rows = base * np.array([[1 + 1.4e-6], [1 + 1.7e-6]])
     (msg,) = describe_difference("H", rows, base)
     assert "times the expected" not in msg and "its values differ: at index" in msg
+
+
+def test_numbers_apart_show_the_same_digits_and_no_larger_difference_than_there_is():
+    (msg,) = describe_difference("H", np.array([1.7320508]), np.array([1.7320458]))
+    assert "it holds 1.7321 where 1.7320 is expected" in msg
+    (msg,) = describe_difference("H", np.array([-0.5]), np.array([-2.0]))
+    assert "it holds -0.5 where -2 is expected" in msg

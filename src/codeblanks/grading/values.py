@@ -329,8 +329,18 @@ def _apart(got: Any, expected: Any) -> tuple[str, str]:
     for digits in range(4, 18):
         mine, theirs = f"{float(g):.{digits}g}", f"{float(e):.{digits}g}"
         if mine != theirs:
-            return mine, theirs
+            return _padded(mine, theirs), _padded(theirs, mine)
     return _num(g), _num(e)
+
+
+def _padded(text: str, other: str) -> str:
+    """``text`` with the trailing zeros ``g`` formatting dropped put back where ``other`` shows
+    more digits after the same ones: 1.7320 beside 1.7321, not 1.732 (which reads as a larger
+    difference than there is)."""
+    if "e" in text + other or "." not in text or not other.startswith(text):
+        return text  # a whole number (0 beside 0.787) reads right as it is
+    rest = other[len(text) :]
+    return text + "0" * len(rest) if rest.isdigit() else text
 
 
 def _constant_ratio(got: np.ndarray, expected: np.ndarray, rtol: float) -> float | None:
