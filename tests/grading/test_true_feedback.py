@@ -218,3 +218,28 @@ def test_values_of_every_kind_are_described_in_words_that_fit(kinds, old, new, t
     assert g.verdict == "incorrect"
     assert told in g.feedback, g.feedback
     assert "right shape" not in _text(g)
+
+
+def test_a_function_exercise_keeps_the_learners_lines_on_a_hidden_case(layer_norm):
+    sol = layer_norm.exercise.solution
+    one_line = "X = np.array([[1.0, 2.0, 3.0, 6.0], [10.0, 10.0, 10.0, 14.0]])"
+    assert one_line in sol
+    # the input written over four lines, then a size that only the visible data has
+    spread = "X = np.array(\n    [[1.0, 2.0, 3.0, 6.0],\n     [10.0, 10.0, 10.0, 14.0]]\n)"
+    code = sol.replace(one_line, spread + "\nX = X.reshape(2, 4)")
+    line = code.splitlines().index("X = X.reshape(2, 4)") + 1
+    g = grade(layer_norm, code)
+    assert g.verdict == "error" and g.case != "visible"
+    assert g.line == line
+    assert f"Error at layer_norm.py, line {line}: `X = X.reshape(2, 4)`." in g.feedback
+
+
+def test_failing_the_same_tests_for_another_reason_is_another_mistake(layer_norm):
+    mistake = _mistake(layer_norm, "axis-1.py")  # its 1-D test stops with an AxisError
+    assert grade(layer_norm, mistake.code).mistake == "mistakes/axis-1.py"
+    first = "    mean = x.mean(axis=1, keepdims=True)"
+    assert first in mistake.code
+    own = '    if x.ndim == 1:\n        raise ValueError("a 2-D array, please")\n' + first
+    g = grade(layer_norm, mistake.code.replace(first, own))
+    assert g.verdict == "incorrect"
+    assert g.mistake is None and mistake.nudge not in g.feedback
