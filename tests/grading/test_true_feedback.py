@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from codeblanks import i18n
 from codeblanks.content import catalog
 from codeblanks.grading import grade
 
@@ -243,3 +244,12 @@ def test_failing_the_same_tests_for_another_reason_is_another_mistake(layer_norm
     g = grade(layer_norm, mistake.code.replace(first, own))
     assert g.verdict == "incorrect"
     assert g.mistake is None and mistake.nudge not in g.feedback
+
+
+def test_the_new_sentences_reach_a_turkish_learner(kinds):
+    solution = kinds.exercise.solution
+    with i18n.language("tr"):
+        g = grade(kinds, solution.replace("top = float(X.max())", "top = X[X.argmax():]"))
+        h = grade(kinds, solution.replace('"negative": int((X < 0).sum())', '"zero": 0'))
+    assert "`top`: (1,) şeklinde bir dizi, oysa tek bir sayı (5) bekleniyor." in g.feedback
+    assert "`counts` içinde 'negative' anahtarı yok, oysa bekleniyor." in h.feedback
