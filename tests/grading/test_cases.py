@@ -79,3 +79,32 @@ def test_syntax_errors_and_tuple_assignments():
     assert (
         substitute("A = X = 1\n", {"X": "3"}) == 'A = X = (lambda np: (3))(__import__("numpy"))\n'
     )
+
+
+def test_a_value_written_over_several_lines_keeps_the_lines_after_it_in_place():
+    code = "X = np.array(\n    [1.0,\n     2.0]\n)  # given\nY = X.sum()\nprint(Y)\n"
+    made = substitute(code, {"X": "np.arange(3.0)"})
+    assert isinstance(made, str)
+    assert len(made.splitlines()) == len(code.splitlines())
+    assert made.splitlines()[4:] == code.splitlines()[4:]
+    assert made.splitlines()[3] == ")  # given"
+
+
+@given(
+    st.lists(names, min_size=1, max_size=3, unique=True),
+    st.lists(literals, min_size=3, max_size=3),
+    st.lists(st.integers(0, 3), min_size=3, max_size=3),
+)
+def test_values_over_any_number_of_lines_keep_every_other_line_in_place(inputs, new, spans):
+    body = "".join(
+        f"{n} = (\n    0\n" + "    + 0\n" * spans[i] + ")  # given\n" if spans[i] else f"{n} = 0\n"
+        for i, n in enumerate(inputs)
+    )
+    code = body + "total = " + " + ".join(inputs) + "\n"
+    made = substitute(code, {n: new[i] for i, n in enumerate(inputs)})
+    assert isinstance(made, str)
+    assert len(made.splitlines()) == len(code.splitlines())
+    assert made.splitlines()[-1] == code.splitlines()[-1]
+    env: dict = {}
+    exec(compile(made, "<case>", "exec"), env)  # trusted test code
+    assert env["total"] == sum(eval(new[i]) for i in range(len(inputs)))  # noqa: S307

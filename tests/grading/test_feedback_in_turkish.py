@@ -44,8 +44,10 @@ def test_a_transposed_value(plain):
     lesson = with_grading(plain, distributions={})
     g = in_turkish(lesson, SETUP + SOFTMAX + "P = P.T\n" + PRINT)
     assert (
-        "`P`: şekil (3, 3), bu doğru; ama değerler beklenen değerlerin devriği: `@` işlecindeki "
-        "sırayı ya da bir `.T` kullanımını denetleyin." in g.feedback
+        "`P`: şekil (3, 3), bu doğru; ama değerler beklenen değerlerin devriği, bu yüzden "
+        "beklenen sonuçta satırların toplamı 1 iken sizinkinde sütunların toplamı 1: yanlış "
+        "eksen boyunca mı normalleştirildi, yoksa devriği mi alındı (`@` işlecindeki sıra, bir "
+        "`.T`)?" in g.feedback
     ), g.feedback
 
 

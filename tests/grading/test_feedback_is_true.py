@@ -63,7 +63,7 @@ def test_a_value_rounded_early_gets_facts_not_a_softmax_guess(qkv):
     assert g.verdict == "incorrect" and g.stdout == qkv.exercise.expected_output
     assert g.feedback[0].startswith(PRINTED_RIGHT)
     assert "which axis" not in _text(g)
-    assert "it holds 0.155 where 0.1554 is expected" in _text(g)
+    assert "it holds 0.1550 where 0.1554 is expected" in _text(g)
 
 
 def test_the_row_sum_hint_fires_for_a_declared_distribution_when_the_output_differs(qkv):
@@ -74,7 +74,9 @@ def test_the_row_sum_hint_fires_for_a_declared_distribution_when_the_output_diff
     assert g.verdict == "incorrect"
     assert any("its rows should sum to 1 and row" in f and "which axis" in f for f in g.feedback)
     undeclared = with_grading(qkv, mistakes=())
-    assert "which axis" not in _text(grade(undeclared, code))
+    told = _text(grade(undeclared, code))
+    assert "which axis" not in told and "should sum to 1" not in told
+    assert "in the expected result each row sums to 1 and in yours each column does" in told
 
 
 def test_float32_arithmetic_of_the_right_values_passes(qkv):

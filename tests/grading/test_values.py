@@ -33,8 +33,12 @@ def test_the_row_sum_hint_needs_a_declared_distribution():
     keys = np.array([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]])
     (msg,) = describe_difference("K", keys[:, ::-1] * 2, keys)
     assert "should sum to 1" not in msg and "softmax" not in msg
-    (msg,) = describe_difference("A", COLS, ROWS)  # undeclared: facts only
-    assert msg.startswith("`A` has shape (3, 3), good; but its values differ: at index")
+    # undeclared: no "should sum to 1", only what the sums show (the columns sum to 1 instead)
+    (msg,) = describe_difference("A", COLS, ROWS)
+    assert msg == (
+        "`A` has shape (3, 3), good; but in the expected result each row sums to 1 and in yours "
+        "each column does: is it normalised along the wrong axis?"
+    )
     # declared, but the expected value does not sum to 1 either: the declaration is not trusted
     (msg,) = describe_difference("A", COLS * 2, ROWS * 2, axis=1)
     assert "should sum to 1" not in msg
@@ -74,7 +78,13 @@ def test_shape_hints():
 
 def test_transposed_and_scaled_values_are_named():
     (msg,) = describe_difference("scores", S.T, S)
-    assert "transposed" in msg
+    assert msg == (
+        "`scores` has shape (3, 3), good; but its values are those expected, transposed: check "
+        "the order of `@` or a `.T`."
+    )
+    # a distribution transposed: its columns sum to 1, and the sentence says so
+    (msg,) = describe_difference("A", ROWS.T, ROWS)
+    assert "transposed, so its columns sum to 1 where the expected rows do" in msg
     (msg,) = describe_difference("scores", S / 2.0, S)
     assert "0.5 times" in msg
 
@@ -89,7 +99,7 @@ def test_missing_and_dtype():
     assert "bool" in msg
     assert describe_difference("n", np.array(3), np.array(3.0)) == []
     assert describe_difference("name", "'abc'", "'abd'") == [
-        "`name` is 'abc', but 'abd' is expected."
+        "`name` is the string 'abc', but 'abd' is expected."
     ]
 
 
@@ -112,3 +122,22 @@ def test_a_value_can_have_its_own_tolerance():
     assert len(compare_values(got, expected, ("A", "B"))) == 2
     loose = compare_values(got, expected, ("A", "B"), tolerance={"A": (0.0, 1e-3)})
     assert len(loose) == 1 and loose[0].startswith("`B` ")
+
+
+def test_a_scale_is_named_only_when_one_factor_explains_the_values_and_truly():
+    base = np.array([[1.0, -2.0], [3.0, 4.0]])
+    (msg,) = describe_difference("H", base * 1.0001, base)
+    assert "every value is 1.0001 times the expected one" in msg
+    (msg,) = describe_difference("H", base * 1.155, base)
+    assert "every value is 1.155 times" in msg
+    # ratios 1.0000014 and 1.0000017: close to each other, but not a factor, and not 1
+    rows = base * np.array([[1 + 1.4e-6], [1 + 1.7e-6]])
+    (msg,) = describe_difference("H", rows, base)
+    assert "times the expected" not in msg and "its values differ: at index" in msg
+
+
+def test_numbers_apart_show_the_same_digits_and_no_larger_difference_than_there_is():
+    (msg,) = describe_difference("H", np.array([1.7320508]), np.array([1.7320458]))
+    assert "it holds 1.7321 where 1.7320 is expected" in msg
+    (msg,) = describe_difference("H", np.array([-0.5]), np.array([-2.0]))
+    assert "it holds -0.5 where -2 is expected" in msg

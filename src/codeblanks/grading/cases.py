@@ -2,8 +2,10 @@
 made by giving the exercise's declared inputs other values.
 
 Substitution works on the syntax tree: for each input ``X`` the value of the first top-level
-``X = ...`` assignment is replaced by the variant's expression. Only that span of text changes, so
-the rest of the program -- and every line number the learner sees in an error -- stays as written.
+``X = ...`` assignment is replaced by the variant's expression. Only that span of text changes, and
+the new text has as many lines as the old (a value written over several lines is replaced by one
+line and blank lines inside its brackets), so the rest of the program -- and every line number the
+learner sees in an error -- stays as written.
 """
 
 from __future__ import annotations
@@ -100,7 +102,10 @@ def substitute(
         start = starts[node.lineno - 1] + node.col_offset
         end = starts[node.end_lineno - 1] + node.end_col_offset
         expr = " ".join(values[name].split("\n"))
-        spans.append((start, end, f'(lambda np: ({expr}))(__import__("numpy"))'.encode()))
+        # Inside the call's brackets the line breaks are free: the learner's lines keep their
+        # numbers in every case.
+        pad = "\n" * (node.end_lineno - node.lineno)
+        spans.append((start, end, f'(lambda np: ({expr}))(__import__("numpy"){pad})'.encode()))
     for start, end, text in sorted(spans, reverse=True):
         raw = raw[:start] + text + raw[end:]
     return raw.decode()

@@ -244,7 +244,10 @@ def same_tests(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
     first, second = outcomes(a), outcomes(b)
     if first is None or second is None:
         return first is None and second is None
-    if [(o.name, o.status) for o in first] != [(o.name, o.status) for o in second]:
+    # The reason too: two programs that fail one test for different reasons are different bugs.
+    if [(o.name, o.status, o.message) for o in first] != [
+        (o.name, o.status, o.message) for o in second
+    ]:
         return False
     for index, test in enumerate(lesson.exercise.tests.tests):
         rtol, atol = _tolerance(lesson, test)

@@ -1,13 +1,15 @@
 """Anticipated mistakes: a learner's program that behaves like one of the lesson's wrong programs
--- the same outcome on every case: same output, same compared values, or the same kind of error --
-gets the message the author wrote for that mistake."""
+-- the same outcome on every case: same output, same compared values, the same outcome of every
+test, or the same error raised by the same operation -- gets the message the author wrote for that
+mistake. Failing the same tests, or stopping with the same kind of error, is not enough: different
+bugs do that, and a nudge written for one of them would be untrue for the others."""
 
 from __future__ import annotations
 
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.compare import compare_output
 from codeblanks.grading.functests import same_tests
-from codeblanks.grading.tracebacks import parse
+from codeblanks.grading.tracebacks import Frame, parse
 from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.sandbox import RunResult
 
@@ -27,7 +29,28 @@ def same_behaviour(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
         return same_tests(lesson, a, b)
     if a.verdict != b.verdict:
         return False
-    return parse(a.stderr)[1] == parse(b.stderr)[1]
+    filename = lesson.exercise.filename
+    return _error(a.stderr, filename) == _error(b.stderr, filename)
+
+
+def _error(stderr: str, filename: str) -> tuple:
+    """What tells one failure from another: the exception and its message, and where in the
+    learner's file it was raised -- the function, the statement and the part of it Python marks
+    (``~~^~~``), written without spaces or a comment so that layout does not count, line numbers
+    not at all."""
+    frames, etype, message, _before = parse(stderr)
+    mine = [f for f in frames if f.file == filename or f.file.rsplit("/", 1)[-1] == filename]
+    return (etype, message, *(_statement(mine[-1]) if mine else ()))
+
+
+def _statement(frame: Frame) -> tuple[str | None, str, str]:
+    source = frame.extra[0] if frame.extra else ""
+    marked = ""
+    if len(frame.extra) > 1 and set(frame.extra[1].strip()) <= set("~^"):
+        start = len(frame.extra[1]) - len(frame.extra[1].lstrip())
+        marked = source[start : len(frame.extra[1].rstrip())]
+    code = source.split("  #", 1)[0]
+    return frame.func, "".join(code.split()), "".join(marked.split())
 
 
 def behaves_like(

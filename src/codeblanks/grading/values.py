@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from codeblanks.content.model import GradingSpec
+from codeblanks.content.pysource import literal_value
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 
@@ -82,8 +83,8 @@ def describe_difference(
             return []
         return [_("{name} is not defined when your program ends.").format(name=who)]
     if isinstance(expected, str) or isinstance(got, str):
-        if isinstance(expected, str) and isinstance(got, str) and got == expected:
-            return []
+        if isinstance(expected, str) and isinstance(got, str):
+            return [] if got == expected else _describe_python(who, got, expected)
         return [
             _("{name} is {got}, but {expected} is expected.").format(
                 name=who, got=_brief(got), expected=_brief(expected)
@@ -102,6 +103,14 @@ def describe_difference(
                 "{name} has shape {got}, but shape {expected} is expected — an axis went "
                 "missing: did a sum or max lose `keepdims=True`?"
             )
+        elif got.ndim == 0:
+            msg = _(
+                "{name} is a single number ({value}), but an array of shape {expected} is expected."
+            )
+            shapes["value"] = _brief(got)
+        elif expected.ndim == 0:
+            msg = _("{name} is an array of shape {got}, but a single number ({value}) is expected.")
+            shapes["value"] = _brief(expected)
         elif got.size == expected.size:
             msg = _(
                 "{name} has shape {got}, but shape {expected} is expected — the right number "
@@ -127,13 +136,18 @@ def describe_difference(
     if ek == "b" or gk == "b":
         if np.array_equal(got, expected):
             return []
-        return [
-            _("{name} has the right shape {shape}, but different values.").format(
-                name=who, shape=shape
-            )
-        ]
+        if got.ndim == 0:
+            return [
+                _("{name} is {got}, but {expected} is expected.").format(
+                    name=who, got=_num(got), expected=_num(expected)
+                )
+            ]
+        return [_first_difference(who, got, expected)]
     if _allclose(got, expected, rtol, atol):
         return []
+    narrow = _narrow_precision(who, got, expected)
+    if narrow:
+        return [narrow]
     if got.ndim == 0:
         mine, theirs = _apart(got, expected)
         return [
@@ -187,26 +201,89 @@ def _hint(
             if message:
                 return message
         square = got.ndim >= 2 and got.shape[-1] == got.shape[-2]
-        if hints and square and close(np.swapaxes(got, -1, -2), expected):
+        transposed = hints and square and close(np.swapaxes(got, -1, -2), expected)
+        # A softmax over the other axis: of scores that happen to be symmetric it is also the
+        # transpose, and the values alone cannot tell which of the two happened.
+        columns = hints and got.ndim >= 2 and _normalised_columns(got, expected, close)
+        if transposed and columns:
+            return _(
+                "{name} has shape {shape}, good; but its values are those expected, transposed, "
+                "so its columns sum to 1 where the expected rows do: is it normalised along the "
+                "wrong axis, or transposed (the order of `@`, a `.T`)?"
+            ).format(name=who, shape=shape)
+        if columns:
+            return _(
+                "{name} has shape {shape}, good; but in the expected result each row sums to 1 "
+                "and in yours each column does: is it normalised along the wrong axis?"
+            ).format(name=who, shape=shape)
+        if transposed:
             return _(
                 "{name} has shape {shape}, good; but its values are those expected, transposed: "
                 "check the order of `@` or a `.T`."
             ).format(name=who, shape=shape)
-        ratio = _constant_ratio(got, expected) if hints else None
+        ratio = _constant_ratio(got, expected, rtol) if hints else None
         if ratio is not None:
             return _(
                 "{name} has shape {shape}, good; but every value is {ratio} times the expected "
                 "one: is a scaling factor missing or applied twice?"
-            ).format(name=who, shape=shape, ratio=_num(ratio))
+            ).format(name=who, shape=shape, ratio=_ratio_text(ratio))
         diff = np.abs(got.astype(float) - expected.astype(float))
         diff[np.isnan(got) != np.isnan(expected)] = np.inf  # one NaN where the other has none
         diff[np.isnan(diff)] = 0.0
         where = tuple(int(i) for i in np.unravel_index(int(np.argmax(diff)), diff.shape))
-        mine, theirs = _apart(got[where], expected[where])
-        return _(
-            "{name} has shape {shape}, good; but its values differ: at index {index} it holds "
-            "{got} where {expected} is expected."
-        ).format(name=who, shape=shape, index=where, got=mine, expected=theirs)
+        return _at_index(who, got, expected, where)
+
+
+def _at_index(who: str, got: np.ndarray, expected: np.ndarray, where: tuple[int, ...]) -> str:
+    mine, theirs = _apart(got[where], expected[where])
+    return _(
+        "{name} has shape {shape}, good; but its values differ: at index {index} it holds "
+        "{got} where {expected} is expected."
+    ).format(name=who, shape=_shape(got.shape), index=where, got=mine, expected=theirs)
+
+
+def _first_difference(who: str, got: np.ndarray, expected: np.ndarray) -> str:
+    """For values compared exactly (booleans): the first index where they differ."""
+    where = tuple(int(i) for i in np.argwhere(got != expected)[0])
+    return _at_index(who, got, expected, where)
+
+
+def _normalised_columns(got: np.ndarray, expected: np.ndarray, close) -> bool:
+    """Whether every row of ``expected`` sums to 1, every column of ``got`` does and not every
+    row of ``got``: a softmax taken over the other of the last two axes."""
+    if got.shape[-2] < 2 or got.shape[-1] < 2 or np.iscomplexobj(got):
+        return False
+    if not (np.isfinite(got).all() and np.isfinite(expected).all()):
+        return False
+    rows, columns = expected.sum(axis=-1), got.sum(axis=-2)
+    if not (close(rows, np.ones_like(rows)) and close(columns, np.ones_like(columns))):
+        return False
+    mine = got.sum(axis=-1)
+    return not close(mine, np.ones_like(mine))
+
+
+def _narrow_precision(who: str, got: np.ndarray, expected: np.ndarray) -> str:
+    """For values computed in a narrower float than the expected ones that agree to what that
+    float can hold, but not to the tolerance the task asks for: say so, not just "differ"."""
+    if got.dtype.kind != "f" or expected.dtype.kind != "f":
+        return ""
+    if got.dtype.itemsize >= expected.dtype.itemsize or got.dtype.itemsize not in NARROW_FLOATS:
+        return ""
+    rtol, _atol = NARROW_FLOATS[got.dtype.itemsize]
+    g, e = got.astype(float), expected.astype(float)
+    with np.errstate(all="ignore"):
+        if not (np.isfinite(g).all() and np.isfinite(e).all()):
+            return ""
+        # Round-off of the narrow type, accumulated over a computation: relative to each value
+        # and to the size of the values around it.
+        scale = float(np.abs(e).max()) if e.size else 0.0
+        if not bool(np.all(np.abs(g - e) <= 10 * rtol * (np.abs(e) + scale))):
+            return ""
+    return _(
+        "{name} is right to {got} precision, but the task expects {expected} precision: "
+        "compute in {expected} (NumPy's default; leave out `dtype=np.{got}` and "
+        "`.astype(np.{got})`)."
+    ).format(name=who, got=str(got.dtype), expected=str(expected.dtype))
 
 
 def _distribution_hint(who: str, got: np.ndarray, expected: np.ndarray, axis: int, close) -> str:
@@ -252,22 +329,162 @@ def _apart(got: Any, expected: Any) -> tuple[str, str]:
     for digits in range(4, 18):
         mine, theirs = f"{float(g):.{digits}g}", f"{float(e):.{digits}g}"
         if mine != theirs:
-            return mine, theirs
+            return _padded(mine, theirs), _padded(theirs, mine)
     return _num(g), _num(e)
 
 
-def _constant_ratio(got: np.ndarray, expected: np.ndarray) -> float | None:
+def _padded(text: str, other: str) -> str:
+    """``text`` with the trailing zeros ``g`` formatting dropped put back where ``other`` shows
+    more digits after the same ones: 1.7320 beside 1.7321, not 1.732 (which reads as a larger
+    difference than there is)."""
+    if "e" in text + other or "." not in text or not other.startswith(text):
+        return text  # a whole number (0 beside 0.787) reads right as it is
+    rest = other[len(text) :]
+    return text + "0" * len(rest) if rest.isdigit() else text
+
+
+def _constant_ratio(got: np.ndarray, expected: np.ndarray, rtol: float) -> float | None:
+    """The factor ``r`` with ``got == r * expected`` everywhere, when one such factor explains
+    the values: the elementwise ratios agree with each other far more closely than ``r`` differs
+    from 1 (a factor 1.0000017 that varies in its 7th digit is no scaling factor)."""
     g, e = got.astype(float).ravel(), expected.astype(float).ravel()
     mask = np.abs(e) > 1e-12
     if mask.sum() < 2 or not np.all(np.isfinite(g)) or not np.all(np.isfinite(e)):
         return None
     ratios = g[mask] / e[mask]
     r = float(np.median(ratios))
-    if abs(r - 1) < 1e-6 or abs(r) < 1e-12:
+    off = abs(r - 1)
+    if off <= 10 * max(rtol, VALUE_RTOL) or abs(r) < 1e-12:
         return None
-    if np.allclose(ratios, r, rtol=1e-6) and np.allclose(g[~mask], 0, atol=1e-9):
+    spread = float(np.max(np.abs(ratios - r)))
+    if spread <= min(1e-6 * abs(r), 0.01 * off) and np.allclose(g[~mask], 0, atol=1e-9):
         return r
     return None
+
+
+def _ratio_text(ratio: float) -> str:
+    """``ratio`` with enough digits to be true: 4, 0.5, 1.155, 1.0001 (never 1 for 1.0001)."""
+    off = abs(ratio - 1)
+    for digits in range(4, 18):
+        text = f"{ratio:.{digits}g}"
+        if abs(float(text) - ratio) <= 0.01 * off:
+            return text
+    return repr(ratio)
+
+
+# How many characters of a string or an item the feedback quotes.
+SHOWN_CHARS = 60
+_KINDS = (bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset, type(None))
+
+
+def _describe_python(who: str, got: str, expected: str) -> list[str]:
+    """For values that arrived as ``repr()`` text (strings, lists, dicts, other objects): what
+    differs, in words that fit the kind of value. Text that is no Python literal is quoted."""
+    mine, theirs = _literal(got), _literal(expected)
+    if mine is _NOT_LITERAL or theirs is _NOT_LITERAL:
+        return [
+            _("{name} is {got}, but {expected} is expected.").format(
+                name=who, got=_brief(got), expected=_brief(expected)
+            )
+        ]
+    if type(mine) is not type(theirs):
+        return [
+            _("{name} is {got}, but {expected} is expected.").format(
+                name=who, got=_item(mine), expected=_item(theirs)
+            )
+        ]
+    if mine == theirs:  # equal values written differently (dict order, 1 and 1.0): as text
+        return [
+            _("{name} is {got}, but {expected} is expected.").format(
+                name=who, got=_brief(got), expected=_brief(expected)
+            )
+        ]
+    kind = type(mine).__name__
+    if isinstance(mine, str):
+        return [
+            _("{name} is the string {got}, but {expected} is expected.").format(
+                name=who, got=_quoted(mine, theirs), expected=_quoted(theirs, mine)
+            )
+        ]
+    if isinstance(mine, list | tuple):
+        if len(mine) != len(theirs):
+            return [
+                _(
+                    "{name} is a `{kind}` of length {count}, but length {expected} is expected."
+                ).format(name=who, kind=kind, count=len(mine), expected=len(theirs))
+            ]
+        at = next(i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b)
+        return [
+            _(
+                "{name} is a `{kind}` of length {count}, good; but item {index} is {got} where "
+                "{expected} is expected."
+            ).format(
+                name=who,
+                kind=kind,
+                count=len(mine),
+                index=at,
+                got=_item(mine[at]),
+                expected=_item(theirs[at]),
+            )
+        ]
+    if isinstance(mine, dict):
+        absent = [k for k in theirs if k not in mine]
+        if absent:
+            return [
+                _("{name} has no key {key}, which is expected.").format(
+                    name=who, key=_item(absent[0])
+                )
+            ]
+        extra = [k for k in mine if k not in theirs]
+        if extra:
+            return [
+                _("{name} has the key {key}, which is not expected.").format(
+                    name=who, key=_item(extra[0])
+                )
+            ]
+        key = next(k for k in theirs if mine[k] != theirs[k])
+        return [
+            _(
+                "{name} has the right keys; but at key {key} it holds {got} where {expected} is "
+                "expected."
+            ).format(name=who, key=_item(key), got=_item(mine[key]), expected=_item(theirs[key]))
+        ]
+    return [
+        _("{name} is {got}, but {expected} is expected.").format(
+            name=who, got=_item(mine), expected=_item(theirs)
+        )
+    ]
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(text: str) -> Any:
+    try:
+        value = literal_value(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+    return value if isinstance(value, _KINDS) else _NOT_LITERAL
+
+
+def _item(value: Any) -> str:
+    """A Python value as code, cut to ``SHOWN_CHARS``."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
+
+def _quoted(text: str, other: str) -> str:
+    """``text`` quoted and escaped as Python writes it; a long one cut to the part around the
+    first character where it differs from ``other``."""
+    if len(repr(text)) <= SHOWN_CHARS:
+        return repr(text)
+    at = next(
+        (i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b),
+        min(len(text), len(other)),
+    )
+    start = max(0, at - SHOWN_CHARS // 3)
+    part = text[start : start + SHOWN_CHARS // 2]
+    return ("…" if start else "") + repr(part) + ("…" if start + len(part) < len(text) else "")
 
 
 def _num(x: Any) -> str:
