@@ -112,3 +112,13 @@ def test_a_value_can_have_its_own_tolerance():
     assert len(compare_values(got, expected, ("A", "B"))) == 2
     loose = compare_values(got, expected, ("A", "B"), tolerance={"A": (0.0, 1e-3)})
     assert len(loose) == 1 and loose[0].startswith("`B` ")
+
+
+def test_an_expected_infinity_accepts_only_the_same_infinity():
+    """Issue 19: ``rtol * |inf|`` is inf, so any finite number passed for an expected inf."""
+    expected = np.array([np.inf, -np.inf, 1.0])
+    assert describe_difference("A", np.array([1e300, -np.inf, 1.0]), expected, 1e-6, 1e-9)
+    assert describe_difference("A", np.array([np.inf, 5.0, 1.0]), expected, 1e-6, 1e-9)
+    assert describe_difference("A", np.array([-np.inf, -np.inf, 1.0]), expected, 1e-6, 1e-9)
+    assert describe_difference("A", np.array([np.inf, -np.inf, 1.0]), expected, 1e-6, 1e-9) == []
+    assert describe_difference("x", np.float64(3.0), np.float64(np.inf), 1e-3, 1e-3)

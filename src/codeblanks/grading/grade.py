@@ -28,7 +28,7 @@ from codeblanks.grading.reference import (
     limits_for,
     run_cases,
 )
-from codeblanks.grading.tracebacks import friendly, matmul_operands
+from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.grading.verdicts import Verdict, run_failure
 from codeblanks.i18n import gettext as _
@@ -146,10 +146,13 @@ async def agrade_runs(
 
     runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
     failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
-    extra = tuple(sorted(matmul_operands(code))) if failed else ()
-    if extra:
-        # Rare and worth it: run those cases again, keeping the operands of `@`, so the error
-        # can show both shapes. Capturing them on every run would slow every grade.
+    if failed:
+        # Rare and worth it: run those cases again, keeping the operands of `@` on the line
+        # that failed, so the error can show both shapes. Capturing them on every run would
+        # slow every grade.
+        line = error_line(runs[failed[0].name].stderr, lesson.exercise.filename)
+        extra = await asyncio.to_thread(matmul_operands, code, line)
+    if failed and extra:
         again = await run_cases(sandbox, lesson, failed, values + extra, **how)
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
     return runs, ref, missing.message() if missing else None
