@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 import asyncio
 import re
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +25,16 @@ from codeblanks.content.model import BLANK, BlankQuestion, Lesson
 from codeblanks.content.pysource import literal_value, parse_tree, single_token, tokens
 from codeblanks.grading.cases import PARSE_ERRORS
 from codeblanks.grading.grade import run_sync
-from codeblanks.grading.reference import PLATFORM_FAILURES, cache_key, limits_for, run_one
+from codeblanks.grading.reference import (
+    MOMENTARY,
+    PLATFORM_FAILURES,
+    cache_key,
+    keep,
+    limits_for,
+    recall,
+    reference_failed,
+    run_one,
+)
 from codeblanks.grading.tracebacks import friendly
 from codeblanks.grading.values import describe_difference
 from codeblanks.grading.verdicts import Verdict
@@ -107,17 +115,13 @@ def build(setup: str, line: str) -> BlankProgram:
     return BlankProgram(f"{setup}\n{pops}{line}\n", tuple(targets))
 
 
-_REFERENCE: dict[tuple, RunResult] = {}
-_LOCK = threading.Lock()
-
-
 async def _reference(
     lesson: Lesson, question: BlankQuestion, program: BlankProgram, setup: str, sandbox, gate=None
 ):
-    key = (*cache_key(lesson), question.id, question.code, question.answer, setup)
-    with _LOCK:
-        hit = _REFERENCE.get(key)
-    if hit is not None:
+    """The reference answer's run under ``setup``, kept in the one reference cache once it
+    succeeded (a failure is never kept: it may be the moment's, e.g. a limit hit under load)."""
+    key = (*cache_key(lesson), "blank", question.id, question.code, question.answer, setup)
+    if (hit := recall(key)) is not None:
         return hit
     run = await run_one(
         sandbox,
@@ -128,11 +132,8 @@ async def _reference(
         gate=gate,
         patient=True,
     )
-    if run.verdict not in PLATFORM_FAILURES:
-        with _LOCK:
-            if len(_REFERENCE) >= 1024:
-                _REFERENCE.clear()
-            _REFERENCE[key] = run
+    if run.ok:
+        keep(key, run)
     return run
 
 
@@ -227,6 +228,11 @@ async def _by_value(
             ),
             _reference(lesson, question, theirs_p, setup, sandbox, gate),
         )
+        if ref.verdict in MOMENTARY:
+            # The reference answer ran out of time or memory: maybe only the load's doing, so
+            # the answer is not judged against it (nor is it kept).
+            reference_failed(lesson, f"question {question.id} {name}".rstrip(), ref)
+            return _unchecked(ref.verdict)
         return _compare(question, mine_p, theirs_p, run, ref, name)
 
     verdicts = await asyncio.gather(*(judged(name, setup) for name, setup in setups))
@@ -246,6 +252,19 @@ def forbidden_in(question: BlankQuestion, text: str) -> str:
     return ""
 
 
+def _unchecked(verdict: str) -> BlankVerdict:
+    """The platform could not judge the answer: a platform verdict, and nothing held against
+    the learner."""
+    platform = verdict if verdict in PLATFORM_FAILURES else Verdict.SANDBOX_ERROR
+    return BlankVerdict(
+        False,
+        _("The sandbox could not check your answer just now. Please try again."),
+        "",
+        "",
+        platform,
+    )
+
+
 def _compare(
     question: BlankQuestion,
     mine_p: BlankProgram,
@@ -257,13 +276,7 @@ def _compare(
     """The verdict on one setup; ``variant`` names a variant's setup (``""``: the first)."""
     for r in (run, ref):
         if r.verdict in PLATFORM_FAILURES:
-            return BlankVerdict(
-                False,
-                _("The sandbox could not check your answer just now. Please try again."),
-                "",
-                "",
-                r.verdict,
-            )
+            return _unchecked(r.verdict)
 
     if not ref.ok:
         return _wrong(question, _("This question cannot be checked: its own answer fails to run."))

@@ -26,11 +26,12 @@ from codeblanks.grading.reference import (
     Reference,
     areference,
     limits_for,
+    reference_failed,
     run_cases,
 )
 from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
-from codeblanks.grading.verdicts import Verdict, run_failure
+from codeblanks.grading.verdicts import Verdict, run_failure, unchecked
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, TIMEOUT
@@ -117,10 +118,24 @@ async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None 
     """``client`` (the learner's session, an API caller's address) is whom the sandbox counts
     the runs to when it shares itself fairly between learners."""
     sandbox = sandbox or get_sandbox()
-    results = await agrade_runs(lesson, code, sandbox, client=client)
+    runs, ref, missing = await agrade_runs(lesson, code, sandbox, client=client)
+    if ref.platform_failure is None and (failed := ref.solution_failure) is not None:
+        # The lesson is proven (`codeblanks check`): its solution failing here is the moment's
+        # doing, and judging against it would pass any program that prints the right text.
+        reference_failed(lesson, *failed)
+        vis = runs.get(VISIBLE) or RunResult(Verdict.SANDBOX_ERROR)
+        return Grade(
+            Verdict.SANDBOX_ERROR,
+            vis.stdout,
+            vis.stderr,
+            lesson.exercise.expected_output,
+            (unchecked(),),
+            duration_ms=vis.duration_ms,
+            cases=tuple(runs),
+        )
     # Off the event loop: the feedback's cost (diffs, tracebacks, value comparison) depends on
     # the learner's output, and pages and /healthz must answer meanwhile.
-    return await asyncio.to_thread(judge, lesson, code, *results)
+    return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing)
 
 
 async def agrade_runs(
