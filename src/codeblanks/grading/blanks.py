@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import builtins
 import re
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from codeblanks.content.model import BLANK, BlankQuestion, Lesson
 from codeblanks.content.pysource import literal_value, parse_tree, single_token, tokens
@@ -40,6 +43,7 @@ from codeblanks.grading.values import describe_difference
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
+from codeblanks.sandbox.inside.wire import PRIVATE_END
 
 VALUE_NAME = "__blank_value__"
 _FILENAME = "blank.py"
@@ -77,8 +81,14 @@ def _wrong(question: BlankQuestion, message: str, error: str = "") -> BlankVerdi
 
 @dataclass(frozen=True)
 class BlankProgram:
-    code: str
+    setup: str  # run first, privately: the answer cannot read its text (wire.PRIVATE_END)
+    visible: str  # the line with the answer, as the learner's error points into it
     capture: tuple[str, ...]
+
+    @property
+    def code(self) -> str:
+        """What the sandbox runs."""
+        return f"{self.setup}\n{PRIVATE_END}{self.visible}"
 
 
 def fill(question: BlankQuestion, answer: str) -> str | SyntaxError:
@@ -97,12 +107,14 @@ def fill(question: BlankQuestion, answer: str) -> str | SyntaxError:
 
 def build(setup: str, line: str) -> BlankProgram:
     """The program that runs ``line`` after ``setup`` and what to capture from it. A name the line
-    assigns is removed first, so the setup's own value of it cannot stand in for the answer."""
+    assigns is removed first, so the setup's own value of it cannot stand in for the answer. The
+    setup (by default the lesson's solution) runs privately: an answer object that reads its
+    program's text, linecache or frames finds only the line itself."""
     tree = parse_tree(line)
     stmt = tree.body[0] if len(tree.body) == 1 else None
     if isinstance(stmt, ast.Expr):
         expr = ast.get_source_segment(line, stmt.value) or ast.unparse(stmt.value)
-        return BlankProgram(f"{setup}\n{VALUE_NAME} = ({expr})\n", (VALUE_NAME,))
+        return BlankProgram(setup, f"{VALUE_NAME} = ({expr})\n", (VALUE_NAME,))
     targets: list[str] = []
     clear = False
     if isinstance(stmt, ast.Assign):
@@ -112,7 +124,7 @@ def build(setup: str, line: str) -> BlankProgram:
         targets = [stmt.target.id]
         clear = isinstance(stmt, ast.AnnAssign)
     pops = "".join(f"globals().pop({t!r}, None)\n" for t in targets) if clear else ""
-    return BlankProgram(f"{setup}\n{pops}{line}\n", tuple(targets))
+    return BlankProgram(setup, f"{pops}{line}\n", tuple(targets))
 
 
 async def _reference(
@@ -281,14 +293,13 @@ def _compare(
     if not ref.ok:
         return _wrong(question, _("This question cannot be checked: its own answer fails to run."))
     if not run.ok:
-        err = friendly(run.stderr, mine_p.code, _FILENAME, None)
-        error = f"{err.error_type}: {err.message}" if err.error_type else run.verdict
+        error, hints = _error(run, mine_p)
         text = (
             _("With other values (“{variant}”), that answer fails when it runs.")
             if variant
             else _("That answer fails when it runs.")
         )
-        return _wrong(question, " ".join([text.format(variant=variant), *err.hints]), error)
+        return _wrong(question, " ".join([text.format(variant=variant), *hints]), error)
     if run.stdout != ref.stdout:
         text = (
             _(
@@ -303,9 +314,7 @@ def _compare(
         if ref.values.get(name) is None and run.values.get(name) is None:
             continue
         label = _("the value") if name == VALUE_NAME else None
-        problems = describe_difference(
-            name, run.values.get(name), ref.values.get(name), label=label
-        )
+        problems = _difference(name, run.values.get(name), ref.values.get(name), label)
         if problems:
             text = (
                 _("With other values (“{variant}”), that gives a different value: {difference}")
@@ -314,6 +323,49 @@ def _compare(
             )
             return _wrong(question, text.format(variant=variant, difference=problems[0]))
     return _right(question)
+
+
+def _error(run: RunResult, program: BlankProgram) -> tuple[str, tuple[str, ...]]:
+    """How the answer failed, in words that echo nothing the answer's objects chose: the name of
+    a built-in exception (not its message), and the explanations of a shape error (shapes) or of
+    a name not defined that the answer itself spells."""
+    err = friendly(run.stderr, program.visible, _FILENAME, None)
+    etype = err.error_type or ""
+    builtin = getattr(builtins, etype, None)
+    if not (isinstance(builtin, type) and issubclass(builtin, BaseException)):
+        return (etype if etype == "AxisError" else run.verdict), ()
+    message = err.message or ""
+    if etype == "ValueError" and message.startswith("matmul:"):
+        return "ValueError: matmul", err.hints
+    named = re.fullmatch(r"name '(\w+)' is not defined", message)
+    if etype == "NameError" and named and named.group(1) in program.visible:
+        # "Did you mean" looks among the names the setup defines too.
+        whole = f"{program.setup}\n{program.visible}"
+        return f"NameError: {message}", friendly(run.stderr, whole, _FILENAME, None).hints
+    return etype, ()
+
+
+def _difference(name: str, got: Any, expected: Any, label: str | None) -> list[str]:
+    """How the answer's value differs from the expected one, saying of the answer's value only
+    its kind and shape: its text or numbers could carry anything the answer's objects read."""
+    who = f"`{name}`" if label is None else label
+    if got is None:
+        return describe_difference(name, got, expected, label=label)[:1]  # not defined
+    if isinstance(got, str) or isinstance(expected, str):
+        if isinstance(got, str) and isinstance(expected, str) and got == expected:
+            return []
+        return [_("{name} is not the expected value.").format(name=who)]
+    problems = describe_difference(name, got, expected, label=label)
+    got = np.asarray(got)
+    expected = np.asarray(expected)
+    numbers = got.dtype.kind in "biufc" and expected.dtype.kind in "biufc"
+    if not problems or got.shape != expected.shape or not numbers:
+        return problems[:1]  # equal, or different shapes or kinds: said in shapes and types
+    return [
+        _("{name} has the right shape {shape}, but different values.").format(
+            name=who, shape=tuple(got.shape)
+        )
+    ]
 
 
 async def literal_that_passes(
