@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
+import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from codeblanks.content.model import BLANK, Lesson, Mistake
 from codeblanks.content.pysource import blank_lines
-from codeblanks.grading.cases import VISIBLE, cases_for, describe
+from codeblanks.grading.cases import VISIBLE, Case, MissingInputs, cases_for, describe
 from codeblanks.grading.compare import compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests
 from codeblanks.grading.mistakes import matching_mistake
@@ -34,8 +35,9 @@ from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.grading.verdicts import Verdict, run_failure, unchecked
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
-from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, TIMEOUT
+from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, SANDBOX_ERROR, TIMEOUT
 
+log = logging.getLogger("codeblanks.grading")
 CORRECT = Verdict.CORRECT
 INCORRECT = Verdict.INCORRECT
 
@@ -152,11 +154,18 @@ async def agrade_runs(
     variant, so running them would only cost the node (and the other learners) for nothing.
     After a variant, only a costly failure (time, memory, output) ends the grade: an error is
     cheap, and an anticipated mistake is recognised on every case."""
-    cases, missing = cases_for(lesson, code)
     values = lesson.exercise.grading.values
     how = {"gate": gate, "patient": patient, "client": client}
+    cases: list = []
+    missing = None
 
     async def learner() -> dict[str, RunResult]:
+        nonlocal cases, missing
+        try:
+            cases, missing = await read_cases(lesson, code)
+        except TimeoutError:
+            log.warning("reading a program of %d characters took over %g s", len(code), READ_S)
+            return {VISIBLE: RunResult(SANDBOX_ERROR)}
         return await run_cases(sandbox, lesson, cases, values, stop=_learner_stop, **how)
 
     runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
@@ -171,6 +180,18 @@ async def agrade_runs(
         again = await run_cases(sandbox, lesson, failed, values + extra, **how)
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
     return runs, ref, missing.message() if missing else None
+
+
+# The most a grade waits for the program to be parsed and its variants made (a 64 KiB program
+# takes well under a second): past it the learner is asked to try again, never judged on less.
+READ_S = 30.0
+
+
+async def read_cases(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:
+    """``cases_for`` in a worker thread, within ``READ_S``: parsing the program and making one
+    substitution per variant costs in proportion to its size, and pages and /healthz must
+    answer meanwhile. (The web charges that cost to the client: ``programs_for``.)"""
+    return await asyncio.wait_for(asyncio.to_thread(cases_for, lesson, code), READ_S)
 
 
 _COSTLY = (TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT)

@@ -264,11 +264,11 @@ async def areference(lesson: Lesson, sandbox, gate: asyncio.Semaphore | None = N
     capture = ex.grading.values
     programs = [ex.solution] + [m.code for m in ex.grading.mistakes]
     gate = gate or asyncio.Semaphore(in_flight(sandbox))
+    # Off the event loop: the lesson's programs are parsed and their variants made once per
+    # version, but a large lesson must not stall the pages meanwhile.
+    cases = await asyncio.to_thread(lambda: [cases_for(lesson, code)[0] for code in programs])
     all_runs = await asyncio.gather(
-        *(
-            run_cases(sandbox, lesson, cases_for(lesson, code)[0], capture, gate=gate, patient=True)
-            for code in programs
-        )
+        *(run_cases(sandbox, lesson, c, capture, gate=gate, patient=True) for c in cases)
     )
     solution = all_runs[0]
     expected = {
