@@ -10,19 +10,23 @@ import logging
 
 import pytest
 
+from codeblanks.content.model import Limits
 from codeblanks.grading import check_blank, grade, reference
 from codeblanks.grading.reference import cache_key
 
 from .grading_helpers import blank
 
 FAILING = {
+    "timeout": "import numpy as np\nS = np.ones((3, 3))\nwhile True:\n    pass\n",
     "memory-limit": "import numpy as np\nS = np.ones((3, 3))\nhuge = bytearray(1 << 40)\n",
     "error": "import numpy as np\nS = np.ones((3, 3))\nraise RuntimeError('the node is loaded')\n",
 }
 
 
 def _failing(lesson, how: str):
-    ex = dataclasses.replace(lesson.exercise, solution=FAILING[how])
+    # Half a CPU second stops the looping solution; the wall limit stays generous.
+    grading = dataclasses.replace(lesson.exercise.grading, limits=Limits(cpu_s=0.5, wall_s=30))
+    ex = dataclasses.replace(lesson.exercise, solution=FAILING[how], grading=grading)
     return dataclasses.replace(lesson, exercise=ex, id=f"failing-{how}", version="")
 
 
