@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from codeblanks.grading import agrade
+from codeblanks.grading import acheck_blank, agrade
 
 GRADE = importlib.import_module("codeblanks.grading.grade")  # (the package exports `grade()`)
 REFERENCE = importlib.import_module("codeblanks.grading.reference")
@@ -47,3 +47,30 @@ def test_the_loop_runs_while_a_program_is_read(softmax_lesson, monkeypatch, modu
     g, _ = asyncio.run(both())
     assert waited and all(waited), "the program was read on the event loop"
     assert g.correct, g.feedback
+
+
+def test_the_loop_runs_while_a_blank_answer_is_read(qkv, monkeypatch):
+    blanks = importlib.import_module("codeblanks.grading.blanks")
+    real = blanks.fill
+    inside, probed = threading.Event(), threading.Event()
+    waited: list[bool] = []
+
+    def held(question, answer):
+        inside.set()
+        waited.append(probed.wait(PATIENCE_S))
+        return real(question, answer)
+
+    monkeypatch.setattr(blanks, "fill", held)
+    (question,) = [q for q in qkv.questions if q.id == "scores-line"]
+
+    async def probe() -> None:
+        while not inside.is_set():
+            await asyncio.sleep(0.005)
+        probed.set()
+
+    async def both():
+        return await asyncio.gather(acheck_blank(qkv, question, "K.T"), probe())
+
+    verdict, _ = asyncio.run(both())
+    assert waited and all(waited), "the answer was read on the event loop"
+    assert verdict.correct, verdict

@@ -128,11 +128,11 @@ def build(setup: str, line: str) -> BlankProgram:
 
 
 async def _reference(
-    lesson: Lesson, question: BlankQuestion, program: BlankProgram, setup: str, sandbox, gate=None
+    lesson: Lesson, question: BlankQuestion, program: BlankProgram, sandbox, gate=None
 ):
     """The reference answer's run under ``setup``, kept in the one reference cache once it
     succeeded (a failure is never kept: it may be the moment's, e.g. a limit hit under load)."""
-    key = (*cache_key(lesson), "blank", question.id, question.code, question.answer, setup)
+    key = (*cache_key(lesson), "blank", question.id, question.code, question.answer, program.setup)
     if (hit := recall(key)) is not None:
         return hit
     run = await run_one(
@@ -191,9 +191,11 @@ async def acheck_blank(
     return await _by_value(lesson, question, text, sandbox or get_sandbox(), gate, client)
 
 
-async def _by_value(
-    lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate, client
-) -> BlankVerdict:
+def _read(
+    lesson: Lesson, question: BlankQuestion, text: str
+) -> BlankVerdict | list[tuple[str, BlankProgram, BlankProgram]]:
+    """The answer read and checked before anything runs: a verdict already, or for each setup
+    (its name, ``""`` first) the answer's program and the reference answer's."""
     if "\n" in text:
         return _wrong(question, _("The blank takes one line of code."))
     if question.code.count(BLANK) != 1:
@@ -223,10 +225,20 @@ async def _by_value(
         )
     setups = [("", question.setup or lesson.exercise.solution)]
     setups += [(v.name, v.setup) for v in question.variants]
+    return [(name, build(setup, mine), build(setup, theirs)) for name, setup in setups]
+
+
+async def _by_value(
+    lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate, client
+) -> BlankVerdict:
+    # Off the event loop: the answer is parsed, tokenized and filled in, at a cost that grows
+    # with its length (see `agrade`).
+    programs = await asyncio.to_thread(_read, lesson, question, text)
+    if isinstance(programs, BlankVerdict):
+        return programs
     limits = limits_for(lesson)
 
-    async def judged(name: str, setup: str) -> BlankVerdict:
-        mine_p, theirs_p = build(setup, mine), build(setup, theirs)
+    async def judged(name: str, mine_p: BlankProgram, theirs_p: BlankProgram) -> BlankVerdict:
         run, ref = await asyncio.gather(
             run_one(
                 sandbox,
@@ -238,7 +250,7 @@ async def _by_value(
                 patient=gate is not None,
                 client=client,
             ),
-            _reference(lesson, question, theirs_p, setup, sandbox, gate),
+            _reference(lesson, question, theirs_p, sandbox, gate),
         )
         if ref.verdict in MOMENTARY:
             # The reference answer ran out of time or memory: maybe only the load's doing, so
@@ -247,7 +259,7 @@ async def _by_value(
             return _unchecked(ref.verdict)
         return _compare(question, mine_p, theirs_p, run, ref, name)
 
-    verdicts = await asyncio.gather(*(judged(name, setup) for name, setup in setups))
+    verdicts = await asyncio.gather(*(judged(*program) for program in programs))
     failed = [v for v in verdicts if v.verdict != Verdict.CORRECT]
     platform = [v for v in failed if v.verdict in PLATFORM_FAILURES]
     return (platform or failed or verdicts)[0]
