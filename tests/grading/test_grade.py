@@ -309,3 +309,17 @@ def test_a_sandbox_dying_mid_grade_ends_the_grade_as_sandbox_error(softmax_lesso
         assert g.verdict == "sandbox-error" and g.case == "wide rows"
     finally:
         box.close()
+
+
+def test_a_shape_error_among_thousands_of_matmul_operands_is_explained(softmax_lesson):
+    """Issue 19: the grade asked the sandbox for every ``@`` operand of the program; past 1,024
+    the sandbox's own report was refused as garbage and the learner was told their program
+    wrote garbage. Only the failing line's operands are asked for."""
+    many = "".join(f"a{i} = np.ones((2, 2))\n" for i in range(1100))
+    chain = "t = " + " @ ".join(f"a{i}" for i in range(1100)) + "\n"
+    code = SETUP + many + chain + "v = np.ones(3)\nbad = a0 @ v\n"
+    g = grade(softmax_lesson, code)
+    assert g.verdict == "error", g.feedback
+    assert "garbage" not in g.stderr and not any("garbage" in f for f in g.feedback)
+    assert any("`a0 @ v` cannot be computed" in f for f in g.feedback), g.feedback
+    assert "(2, 2)" in " ".join(g.feedback) and "(3,)" in " ".join(g.feedback)

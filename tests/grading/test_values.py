@@ -141,3 +141,13 @@ def test_numbers_apart_show_the_same_digits_and_no_larger_difference_than_there_
     assert "it holds 1.7321 where 1.7320 is expected" in msg
     (msg,) = describe_difference("H", np.array([-0.5]), np.array([-2.0]))
     assert "it holds -0.5 where -2 is expected" in msg
+
+
+def test_an_expected_infinity_accepts_only_the_same_infinity():
+    """Issue 19: ``rtol * |inf|`` is inf, so any finite number passed for an expected inf."""
+    expected = np.array([np.inf, -np.inf, 1.0])
+    assert describe_difference("A", np.array([1e300, -np.inf, 1.0]), expected, 1e-6, 1e-9)
+    assert describe_difference("A", np.array([np.inf, 5.0, 1.0]), expected, 1e-6, 1e-9)
+    assert describe_difference("A", np.array([-np.inf, -np.inf, 1.0]), expected, 1e-6, 1e-9)
+    assert describe_difference("A", np.array([np.inf, -np.inf, 1.0]), expected, 1e-6, 1e-9) == []
+    assert describe_difference("x", np.float64(3.0), np.float64(np.inf), 1e-3, 1e-3)

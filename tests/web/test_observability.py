@@ -124,3 +124,18 @@ def test_metrics_count_runs_by_verdict():
         before[0] + 1,
         before[1] + 1,
     )
+
+
+def test_metrics_report_the_grades_a_failed_reference_left_unjudged():
+    from codeblanks.content import catalog
+    from codeblanks.grading.reference import reference_failed
+    from codeblanks.sandbox import RunResult, get_sandbox
+
+    def reported() -> float:
+        collector = metrics.SandboxCollector(get_sandbox(), lambda: False)
+        (family,) = [f for f in collector.collect() if f.name == "codeblanks_reference_failures"]
+        return family.samples[0].value
+
+    before = reported()
+    reference_failed(catalog().lesson("query-key-value"), "visible", RunResult("timeout"))
+    assert reported() == before + 1

@@ -62,3 +62,19 @@ def test_a_grade_larger_than_the_whole_rate_still_runs_once_a_minute(client, gra
         url = f"/lessons/{FOUR.id}/run"
         assert client.post(url, {"code": "print:1"}, **HTMX).status_code == 200
         assert client.post(url, {"code": "print:2"}, **HTMX).status_code == 429
+
+
+def test_reading_a_long_program_is_charged_too():
+    """Issue 19: parsing a program and making its variants costs in proportion to its size."""
+    assert programs_for(FOUR, "x" * 16384) == 4
+    assert programs_for(FOUR, "x" * 16385) == 5 and programs_for(FOUR, "x" * 65536) == 7
+    assert programs_for(conftest.FIRST, "x" * 65536) == 1  # no variants: nothing to read
+
+
+def test_a_long_program_fills_the_rate_sooner(client, grader):
+    long_program = "print(1)\n" + "#" * 65000 + "\n"
+    with override_settings(CODEBLANKS=_config(run_rate=10)):
+        url = f"/lessons/{FOUR.id}/run"
+        assert client.post(url, {"code": long_program}, **HTMX).status_code == 200  # 7
+        assert client.post(url, {"code": "print:2"}, **HTMX).status_code == 429  # 7 + 4 > 10
+    assert len(grader.codes) == 1

@@ -17,21 +17,33 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import builtins
 import re
-import threading
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from codeblanks.content.model import BLANK, BlankQuestion, Lesson
 from codeblanks.content.pysource import literal_value, parse_tree, single_token, tokens
 from codeblanks.grading.cases import PARSE_ERRORS
 from codeblanks.grading.grade import run_sync
-from codeblanks.grading.reference import PLATFORM_FAILURES, cache_key, limits_for, run_one
+from codeblanks.grading.reference import (
+    MOMENTARY,
+    PLATFORM_FAILURES,
+    cache_key,
+    keep,
+    limits_for,
+    recall,
+    reference_failed,
+    run_one,
+)
 from codeblanks.grading.tracebacks import friendly
 from codeblanks.grading.values import describe_difference
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
+from codeblanks.sandbox.inside.wire import PRIVATE_END
 
 VALUE_NAME = "__blank_value__"
 _FILENAME = "blank.py"
@@ -69,8 +81,14 @@ def _wrong(question: BlankQuestion, message: str, error: str = "") -> BlankVerdi
 
 @dataclass(frozen=True)
 class BlankProgram:
-    code: str
+    setup: str  # run first, privately: the answer cannot read its text (wire.PRIVATE_END)
+    visible: str  # the line with the answer, as the learner's error points into it
     capture: tuple[str, ...]
+
+    @property
+    def code(self) -> str:
+        """What the sandbox runs."""
+        return f"{self.setup}\n{PRIVATE_END}{self.visible}"
 
 
 def fill(question: BlankQuestion, answer: str) -> str | SyntaxError:
@@ -89,12 +107,14 @@ def fill(question: BlankQuestion, answer: str) -> str | SyntaxError:
 
 def build(setup: str, line: str) -> BlankProgram:
     """The program that runs ``line`` after ``setup`` and what to capture from it. A name the line
-    assigns is removed first, so the setup's own value of it cannot stand in for the answer."""
+    assigns is removed first, so the setup's own value of it cannot stand in for the answer. The
+    setup (by default the lesson's solution) runs privately: an answer object that reads its
+    program's text, linecache or frames finds only the line itself."""
     tree = parse_tree(line)
     stmt = tree.body[0] if len(tree.body) == 1 else None
     if isinstance(stmt, ast.Expr):
         expr = ast.get_source_segment(line, stmt.value) or ast.unparse(stmt.value)
-        return BlankProgram(f"{setup}\n{VALUE_NAME} = ({expr})\n", (VALUE_NAME,))
+        return BlankProgram(setup, f"{VALUE_NAME} = ({expr})\n", (VALUE_NAME,))
     targets: list[str] = []
     clear = False
     if isinstance(stmt, ast.Assign):
@@ -104,20 +124,16 @@ def build(setup: str, line: str) -> BlankProgram:
         targets = [stmt.target.id]
         clear = isinstance(stmt, ast.AnnAssign)
     pops = "".join(f"globals().pop({t!r}, None)\n" for t in targets) if clear else ""
-    return BlankProgram(f"{setup}\n{pops}{line}\n", tuple(targets))
-
-
-_REFERENCE: dict[tuple, RunResult] = {}
-_LOCK = threading.Lock()
+    return BlankProgram(setup, f"{pops}{line}\n", tuple(targets))
 
 
 async def _reference(
-    lesson: Lesson, question: BlankQuestion, program: BlankProgram, setup: str, sandbox, gate=None
+    lesson: Lesson, question: BlankQuestion, program: BlankProgram, sandbox, gate=None
 ):
-    key = (*cache_key(lesson), question.id, question.code, question.answer, setup)
-    with _LOCK:
-        hit = _REFERENCE.get(key)
-    if hit is not None:
+    """The reference answer's run under ``setup``, kept in the one reference cache once it
+    succeeded (a failure is never kept: it may be the moment's, e.g. a limit hit under load)."""
+    key = (*cache_key(lesson), "blank", question.id, question.code, question.answer, program.setup)
+    if (hit := recall(key)) is not None:
         return hit
     run = await run_one(
         sandbox,
@@ -128,11 +144,8 @@ async def _reference(
         gate=gate,
         patient=True,
     )
-    if run.verdict not in PLATFORM_FAILURES:
-        with _LOCK:
-            if len(_REFERENCE) >= 1024:
-                _REFERENCE.clear()
-            _REFERENCE[key] = run
+    if run.ok:
+        keep(key, run)
     return run
 
 
@@ -178,9 +191,11 @@ async def acheck_blank(
     return await _by_value(lesson, question, text, sandbox or get_sandbox(), gate, client)
 
 
-async def _by_value(
-    lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate, client
-) -> BlankVerdict:
+def _read(
+    lesson: Lesson, question: BlankQuestion, text: str
+) -> BlankVerdict | list[tuple[str, BlankProgram, BlankProgram]]:
+    """The answer read and checked before anything runs: a verdict already, or for each setup
+    (its name, ``""`` first) the answer's program and the reference answer's."""
     if "\n" in text:
         return _wrong(question, _("The blank takes one line of code."))
     if question.code.count(BLANK) != 1:
@@ -210,10 +225,20 @@ async def _by_value(
         )
     setups = [("", question.setup or lesson.exercise.solution)]
     setups += [(v.name, v.setup) for v in question.variants]
+    return [(name, build(setup, mine), build(setup, theirs)) for name, setup in setups]
+
+
+async def _by_value(
+    lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate, client
+) -> BlankVerdict:
+    # Off the event loop: the answer is parsed, tokenized and filled in, at a cost that grows
+    # with its length (see `agrade`).
+    programs = await asyncio.to_thread(_read, lesson, question, text)
+    if isinstance(programs, BlankVerdict):
+        return programs
     limits = limits_for(lesson)
 
-    async def judged(name: str, setup: str) -> BlankVerdict:
-        mine_p, theirs_p = build(setup, mine), build(setup, theirs)
+    async def judged(name: str, mine_p: BlankProgram, theirs_p: BlankProgram) -> BlankVerdict:
         run, ref = await asyncio.gather(
             run_one(
                 sandbox,
@@ -225,11 +250,16 @@ async def _by_value(
                 patient=gate is not None,
                 client=client,
             ),
-            _reference(lesson, question, theirs_p, setup, sandbox, gate),
+            _reference(lesson, question, theirs_p, sandbox, gate),
         )
+        if ref.verdict in MOMENTARY:
+            # The reference answer ran out of time or memory: maybe only the load's doing, so
+            # the answer is not judged against it (nor is it kept).
+            reference_failed(lesson, f"question {question.id} {name}".rstrip(), ref)
+            return _unchecked(ref.verdict)
         return _compare(question, mine_p, theirs_p, run, ref, name)
 
-    verdicts = await asyncio.gather(*(judged(name, setup) for name, setup in setups))
+    verdicts = await asyncio.gather(*(judged(*program) for program in programs))
     failed = [v for v in verdicts if v.verdict != Verdict.CORRECT]
     platform = [v for v in failed if v.verdict in PLATFORM_FAILURES]
     return (platform or failed or verdicts)[0]
@@ -246,6 +276,19 @@ def forbidden_in(question: BlankQuestion, text: str) -> str:
     return ""
 
 
+def _unchecked(verdict: str) -> BlankVerdict:
+    """The platform could not judge the answer: a platform verdict, and nothing held against
+    the learner."""
+    platform = verdict if verdict in PLATFORM_FAILURES else Verdict.SANDBOX_ERROR
+    return BlankVerdict(
+        False,
+        _("The sandbox could not check your answer just now. Please try again."),
+        "",
+        "",
+        platform,
+    )
+
+
 def _compare(
     question: BlankQuestion,
     mine_p: BlankProgram,
@@ -257,25 +300,18 @@ def _compare(
     """The verdict on one setup; ``variant`` names a variant's setup (``""``: the first)."""
     for r in (run, ref):
         if r.verdict in PLATFORM_FAILURES:
-            return BlankVerdict(
-                False,
-                _("The sandbox could not check your answer just now. Please try again."),
-                "",
-                "",
-                r.verdict,
-            )
+            return _unchecked(r.verdict)
 
     if not ref.ok:
         return _wrong(question, _("This question cannot be checked: its own answer fails to run."))
     if not run.ok:
-        err = friendly(run.stderr, mine_p.code, _FILENAME, None)
-        error = f"{err.error_type}: {err.message}" if err.error_type else run.verdict
+        error, hints = _error(run, mine_p)
         text = (
             _("With other values (“{variant}”), that answer fails when it runs.")
             if variant
             else _("That answer fails when it runs.")
         )
-        return _wrong(question, " ".join([text.format(variant=variant), *err.hints]), error)
+        return _wrong(question, " ".join([text.format(variant=variant), *hints]), error)
     if run.stdout != ref.stdout:
         text = (
             _(
@@ -290,9 +326,7 @@ def _compare(
         if ref.values.get(name) is None and run.values.get(name) is None:
             continue
         label = _("the value") if name == VALUE_NAME else None
-        problems = describe_difference(
-            name, run.values.get(name), ref.values.get(name), label=label
-        )
+        problems = _difference(name, run.values.get(name), ref.values.get(name), label)
         if problems:
             text = (
                 _("With other values (“{variant}”), that gives a different value: {difference}")
@@ -301,6 +335,49 @@ def _compare(
             )
             return _wrong(question, text.format(variant=variant, difference=problems[0]))
     return _right(question)
+
+
+def _error(run: RunResult, program: BlankProgram) -> tuple[str, tuple[str, ...]]:
+    """How the answer failed, in words that echo nothing the answer's objects chose: the name of
+    a built-in exception (not its message), and the explanations of a shape error (shapes) or of
+    a name not defined that the answer itself spells."""
+    err = friendly(run.stderr, program.visible, _FILENAME, None)
+    etype = err.error_type or ""
+    builtin = getattr(builtins, etype, None)
+    if not (isinstance(builtin, type) and issubclass(builtin, BaseException)):
+        return (etype if etype == "AxisError" else run.verdict), ()
+    message = err.message or ""
+    if etype == "ValueError" and message.startswith("matmul:"):
+        return "ValueError: matmul", err.hints
+    named = re.fullmatch(r"name '(\w+)' is not defined", message)
+    if etype == "NameError" and named and named.group(1) in program.visible:
+        # "Did you mean" looks among the names the setup defines too.
+        whole = f"{program.setup}\n{program.visible}"
+        return f"NameError: {message}", friendly(run.stderr, whole, _FILENAME, None).hints
+    return etype, ()
+
+
+def _difference(name: str, got: Any, expected: Any, label: str | None) -> list[str]:
+    """How the answer's value differs from the expected one, saying of the answer's value only
+    its kind and shape: its text or numbers could carry anything the answer's objects read."""
+    who = f"`{name}`" if label is None else label
+    if got is None:
+        return describe_difference(name, got, expected, label=label)[:1]  # not defined
+    if isinstance(got, str) or isinstance(expected, str):
+        if isinstance(got, str) and isinstance(expected, str) and got == expected:
+            return []
+        return [_("{name} is not the expected value.").format(name=who)]
+    problems = describe_difference(name, got, expected, label=label)
+    got = np.asarray(got)
+    expected = np.asarray(expected)
+    numbers = got.dtype.kind in "biufc" and expected.dtype.kind in "biufc"
+    if not problems or got.shape != expected.shape or not numbers:
+        return problems[:1]  # equal, or different shapes or kinds: said in shapes and types
+    return [
+        _("{name} has the right shape {shape}, but different values.").format(
+            name=who, shape=tuple(got.shape)
+        )
+    ]
 
 
 async def literal_that_passes(

@@ -138,12 +138,21 @@ def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | No
     return cases, missing
 
 
-def programs_for(lesson: Lesson) -> int:
+# A grade that makes variants reads (parses, and substitutes into once per variant) the program
+# first: each started PARSE_UNIT bytes past the first costs one more program of the run rate.
+PARSE_UNIT = 16 * 1024
+
+
+def programs_for(lesson: Lesson, code: str = "") -> int:
     """The most programs of the learner's that one grade of ``lesson`` runs: the visible case and
-    one per variant. The web charges this against the run rate before grading, so a rate counts
-    work, not requests. (The reference runs are the lesson's own, cached once per version; the
-    rare re-run of a failed ``@`` case for its shapes is not charged.)"""
-    return 1 + len(lesson.exercise.grading.variants)
+    one per variant, and the reading of a long ``code`` (see ``PARSE_UNIT``). The web charges
+    this against the run rate before grading, so a rate counts work, not requests. (The
+    reference runs are the lesson's own, cached once per version; the rare re-run of a failed
+    ``@`` case for its shapes is not charged.)"""
+    variants = len(lesson.exercise.grading.variants)
+    size = len(code.encode("utf-8", "surrogatepass"))
+    reading = max(0, (size - 1) // PARSE_UNIT) if variants else 0
+    return 1 + variants + reading
 
 
 def programs_for_blank(question) -> int:

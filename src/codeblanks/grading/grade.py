@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
+import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from codeblanks.content.model import BLANK, Lesson, Mistake
 from codeblanks.content.pysource import blank_lines
-from codeblanks.grading.cases import VISIBLE, cases_for, describe
+from codeblanks.grading.cases import VISIBLE, Case, MissingInputs, cases_for, describe
 from codeblanks.grading.compare import compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests
 from codeblanks.grading.mistakes import matching_mistake
@@ -26,15 +27,17 @@ from codeblanks.grading.reference import (
     Reference,
     areference,
     limits_for,
+    reference_failed,
     run_cases,
 )
-from codeblanks.grading.tracebacks import friendly, matmul_operands
+from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
-from codeblanks.grading.verdicts import Verdict, run_failure
+from codeblanks.grading.verdicts import Verdict, run_failure, unchecked
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
-from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, TIMEOUT
+from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, SANDBOX_ERROR, TIMEOUT
 
+log = logging.getLogger("codeblanks.grading")
 CORRECT = Verdict.CORRECT
 INCORRECT = Verdict.INCORRECT
 
@@ -117,10 +120,24 @@ async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None 
     """``client`` (the learner's session, an API caller's address) is whom the sandbox counts
     the runs to when it shares itself fairly between learners."""
     sandbox = sandbox or get_sandbox()
-    results = await agrade_runs(lesson, code, sandbox, client=client)
+    runs, ref, missing = await agrade_runs(lesson, code, sandbox, client=client)
+    if ref.platform_failure is None and (failed := ref.solution_failure) is not None:
+        # The lesson is proven (`codeblanks check`): its solution failing here is the moment's
+        # doing, and judging against it would pass any program that prints the right text.
+        reference_failed(lesson, *failed)
+        vis = runs.get(VISIBLE) or RunResult(Verdict.SANDBOX_ERROR)
+        return Grade(
+            Verdict.SANDBOX_ERROR,
+            vis.stdout,
+            vis.stderr,
+            lesson.exercise.expected_output,
+            (unchecked(),),
+            duration_ms=vis.duration_ms,
+            cases=tuple(runs),
+        )
     # Off the event loop: the feedback's cost (diffs, tracebacks, value comparison) depends on
     # the learner's output, and pages and /healthz must answer meanwhile.
-    return await asyncio.to_thread(judge, lesson, code, *results)
+    return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing)
 
 
 async def agrade_runs(
@@ -137,22 +154,44 @@ async def agrade_runs(
     variant, so running them would only cost the node (and the other learners) for nothing.
     After a variant, only a costly failure (time, memory, output) ends the grade: an error is
     cheap, and an anticipated mistake is recognised on every case."""
-    cases, missing = cases_for(lesson, code)
     values = lesson.exercise.grading.values
     how = {"gate": gate, "patient": patient, "client": client}
+    cases: list = []
+    missing = None
 
     async def learner() -> dict[str, RunResult]:
+        nonlocal cases, missing
+        try:
+            cases, missing = await read_cases(lesson, code)
+        except TimeoutError:
+            log.warning("reading a program of %d characters took over %g s", len(code), READ_S)
+            return {VISIBLE: RunResult(SANDBOX_ERROR)}
         return await run_cases(sandbox, lesson, cases, values, stop=_learner_stop, **how)
 
     runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
     failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
-    extra = tuple(sorted(matmul_operands(code))) if failed else ()
-    if extra:
-        # Rare and worth it: run those cases again, keeping the operands of `@`, so the error
-        # can show both shapes. Capturing them on every run would slow every grade.
+    if failed:
+        # Rare and worth it: run those cases again, keeping the operands of `@` on the line
+        # that failed, so the error can show both shapes. Capturing them on every run would
+        # slow every grade.
+        line = error_line(runs[failed[0].name].stderr, lesson.exercise.filename)
+        extra = await asyncio.to_thread(matmul_operands, code, line)
+    if failed and extra:
         again = await run_cases(sandbox, lesson, failed, values + extra, **how)
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
     return runs, ref, missing.message() if missing else None
+
+
+# The most a grade waits for the program to be parsed and its variants made (a 64 KiB program
+# takes well under a second): past it the learner is asked to try again, never judged on less.
+READ_S = 30.0
+
+
+async def read_cases(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:
+    """``cases_for`` in a worker thread, within ``READ_S``: parsing the program and making one
+    substitution per variant costs in proportion to its size, and pages and /healthz must
+    answer meanwhile. (The web charges that cost to the client: ``programs_for``.)"""
+    return await asyncio.wait_for(asyncio.to_thread(cases_for, lesson, code), READ_S)
 
 
 _COSTLY = (TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT)

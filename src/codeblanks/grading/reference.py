@@ -12,13 +12,14 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.cases import VISIBLE, Case, cases_for
 from codeblanks.grading.functests import test_capture
 from codeblanks.sandbox import RunLimits, RunResult
-from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR
+from codeblanks.sandbox.result import BUSY, MEMORY_LIMIT, SANDBOX_ERROR, TIMEOUT
 
 log = logging.getLogger("codeblanks.grading")
 
@@ -160,10 +161,62 @@ class Reference:
                     return run
         return None
 
+    @property
+    def solution_failure(self) -> tuple[str, RunResult] | None:
+        """The first case the sample solution did not succeed on, with its run. `codeblanks
+        check` proves the solution succeeds everywhere, so on a node serving learners this is
+        the moment's failure (a timeout or the memory limit under load), not the lesson's."""
+        for case, run in self.solution.items():
+            if not run.ok:
+                return case, run
+        return None
 
-_CACHE: OrderedDict[tuple[str, str, str], Reference] = OrderedDict()
-_CACHE_SIZE = 256
+    @property
+    def settled(self) -> bool:
+        """Whether this reference may be kept: no run failed for a reason of the moment (the
+        platform, or a time or memory limit the load may have caused)."""
+        if self.platform_failure is not None or self.solution_failure is not None:
+            return False
+        return not any(r.verdict in MOMENTARY for _, runs in self.mistakes for r in runs.values())
+
+    def trusted(self) -> Reference:
+        """The reference a learner's program is judged against: without the anticipated
+        mistakes whose runs hit a time or memory limit (perhaps only because of the load)."""
+        mistakes = tuple(
+            (m, runs)
+            for m, runs in self.mistakes
+            if not any(r.verdict in MOMENTARY for r in runs.values())
+        )
+        return self if mistakes == self.mistakes else replace(self, mistakes=mistakes)
+
+
+MOMENTARY = (TIMEOUT, MEMORY_LIMIT)  # a reference run's failures the load may cause
+_CACHE: OrderedDict[tuple, Any] = OrderedDict()
+_CACHE_SIZE = 1024  # a lesson's reference, and one run per blank question and setup
 _LOCK = threading.Lock()
+_FAILED = [0]  # references a grade could not trust (counted for the operator's metrics)
+
+
+def failed_references() -> int:
+    """How many grades found the sample solution's run failed, since the process started: the
+    web's metrics report it (``codeblanks_reference_failures_total``)."""
+    with _LOCK:
+        return _FAILED[0]
+
+
+def reference_failed(lesson: Lesson, case: str, run: RunResult) -> None:
+    """Tell the operator (a log line, the counter above) that a grade could not be judged
+    because the sample solution's run did not succeed."""
+    with _LOCK:
+        _FAILED[0] += 1
+    log.warning(
+        "the reference of lesson %s (%s) failed on case %s (%s): not kept; the learner was "
+        "asked to try again",
+        lesson.id,
+        lesson.language,
+        case,
+        run.verdict,
+    )
 
 
 def cache_key(lesson: Lesson) -> tuple[str, str, str]:
@@ -185,22 +238,37 @@ def clear_cache() -> None:
         _CACHE.clear()
 
 
-async def areference(lesson: Lesson, sandbox, gate: asyncio.Semaphore | None = None) -> Reference:
-    key = cache_key(lesson)
+def recall(key: tuple) -> Any:
+    """What ``keep`` kept under ``key`` (None: nothing, or forgotten since)."""
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None:
             _CACHE.move_to_end(key)
-            return hit
+        return hit
+
+
+def keep(key: tuple, value: Any) -> None:
+    """The one cache of reference results (a lesson's ``Reference``, a blank answer's run),
+    least recently used forgotten first. Only results that succeeded are given to it."""
+    with _LOCK:
+        _CACHE[key] = value
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+
+
+async def areference(lesson: Lesson, sandbox, gate: asyncio.Semaphore | None = None) -> Reference:
+    key = cache_key(lesson)
+    if (hit := recall(key)) is not None:
+        return hit
     ex = lesson.exercise
     capture = ex.grading.values
     programs = [ex.solution] + [m.code for m in ex.grading.mistakes]
     gate = gate or asyncio.Semaphore(in_flight(sandbox))
+    # Off the event loop: the lesson's programs are parsed and their variants made once per
+    # version, but a large lesson must not stall the pages meanwhile.
+    cases = await asyncio.to_thread(lambda: [cases_for(lesson, code)[0] for code in programs])
     all_runs = await asyncio.gather(
-        *(
-            run_cases(sandbox, lesson, cases_for(lesson, code)[0], capture, gate=gate, patient=True)
-            for code in programs
-        )
+        *(run_cases(sandbox, lesson, c, capture, gate=gate, patient=True) for c in cases)
     )
     solution = all_runs[0]
     expected = {
@@ -212,9 +280,6 @@ async def areference(lesson: Lesson, sandbox, gate: asyncio.Semaphore | None = N
         solution=solution,
         mistakes=tuple(zip(ex.grading.mistakes, all_runs[1:], strict=True)),
     )
-    if ref.platform_failure is None:
-        with _LOCK:
-            _CACHE[key] = ref
-            while len(_CACHE) > _CACHE_SIZE:
-                _CACHE.popitem(last=False)
+    if ref.settled:
+        keep(key, ref)
     return ref

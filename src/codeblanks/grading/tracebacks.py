@@ -270,22 +270,38 @@ def _did_you_mean(name: str, code: str) -> str | None:
     return lowered.get(name.lower())
 
 
-def matmul_operands(code: str) -> set[str]:
-    """Top-level names used as operands of ``@`` (also as ``name.T``): the run captures them so
-    that a shape error can show both shapes."""
+# The most ``@`` operands a re-run captures: a shape error names two of them, and the sandbox
+# reports a bounded number of values (a program with thousands of them must still be explained).
+MAX_OPERANDS = 32
+
+
+def matmul_operands(code: str, line: int | None = None) -> tuple[str, ...]:
+    """Names used as operands of ``@`` (also as ``name.T``) on ``line`` (None: anywhere), in the
+    order they appear, at most ``MAX_OPERANDS``: the run captures them so that a shape error can
+    show both shapes."""
     try:
         tree = parse_tree(code)
     except PARSE_ERRORS:
-        return set()
-    names: set[str] = set()
+        return ()
+    names: dict[str, tuple[int, int]] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-            for side in (node.left, node.right):
-                if isinstance(side, ast.Attribute) and side.attr == "T":
-                    side = side.value
-                if isinstance(side, ast.Name):
-                    names.add(side.id)
-    return names
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)):
+            continue
+        if line is not None and not node.lineno <= line <= (node.end_lineno or node.lineno):
+            continue
+        for side in (node.left, node.right):
+            if isinstance(side, ast.Attribute) and side.attr == "T":
+                side = side.value
+            if isinstance(side, ast.Name):
+                where = (side.lineno, side.col_offset)
+                names[side.id] = min(names.get(side.id, where), where)
+    return tuple(sorted(names, key=names.__getitem__)[:MAX_OPERANDS])
+
+
+def error_line(stderr: str, filename: str) -> int | None:
+    """The line of ``filename`` the last traceback in ``stderr`` ends at (None: not known)."""
+    frames = [f for f in parse(stderr)[0] if _same_file(f.file, filename)]
+    return frames[-1].line if frames else None
 
 
 def _shape_of(node: ast.expr, values: dict[str, Any]) -> tuple[int, ...] | None:

@@ -89,6 +89,15 @@ class Verdict(StrEnum):
         return ""
 
 
+def unchecked() -> str:
+    """The sentence for a grade that could not be judged because the platform's own run of the
+    sample solution failed just then (the learner's program may well be right)."""
+    return _(
+        "The platform could not check your program just now; nothing is known to be wrong with "
+        "it. Please try again."
+    )
+
+
 CPU, WALL = "cpu", "wall"
 
 

@@ -10,6 +10,7 @@ off by default) so that the balancer never exposes them: learners reach the app'
     codeblanks_sandbox_running            runs holding a slot now
     codeblanks_sandbox_waiting            runs waiting for a slot now (the queue)
     codeblanks_sandbox_zygote_restarts    zygotes that died and were started again
+    codeblanks_reference_failures_total   grades not judged: the sample solution's run failed
     codeblanks_draining                   1 while the node stops (SIGTERM), else 0
 """
 
@@ -20,6 +21,7 @@ import logging
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
+from codeblanks.grading.reference import failed_references
 from codeblanks.sandbox import RunResult
 
 log = logging.getLogger("codeblanks.web")
@@ -76,6 +78,11 @@ class SandboxCollector:
             "codeblanks_sandbox_zygote_restarts",
             "Zygotes that died and were started again.",
             value=stats["zygote_restarts"],
+        )
+        yield CounterMetricFamily(
+            "codeblanks_reference_failures",
+            "Grades not judged because the sample solution's run failed.",
+            value=failed_references(),
         )
         yield GaugeMetricFamily(
             "codeblanks_draining", "1 while the node stops.", value=int(self.draining())

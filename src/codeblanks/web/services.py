@@ -129,7 +129,7 @@ async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str
     if refusal:
         return RunOutcome(refusal=refusal)
     await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
-    refusal = await quotas.rate_refusal(client, programs_for(lesson))
+    refusal = await quotas.rate_refusal(client, programs_for(lesson, code))
     if refusal:
         return RunOutcome(refusal=refusal)
     grade = await _graded(lesson, code, _fair_key(learner))
@@ -154,7 +154,9 @@ async def api_run(*, code: str, client: str) -> ApiOutcome:
 
 
 async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
-    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson))
+    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(
+        client, programs_for(lesson, code)
+    )
     if refusal:
         return ApiOutcome(refusal=refusal)
     return ApiOutcome(result=await _graded(lesson, code, client))

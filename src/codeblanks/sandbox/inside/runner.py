@@ -179,6 +179,8 @@ def serve(code_fd: int, chan_fd: int, pidfd: int) -> None:
     if not data:
         os._exit(0)  # the supervisor went away before giving us work
     request, codes = wire.decode_request(data)
+    del data  # the programs' text, private setups included: out of every frame's reach
+    setups, codes = _private_setups(codes)
     filename = str(request.get("filename") or "main.py")
     limits = request["limits"]
     capture = list(request.get("capture") or [])
@@ -200,7 +202,9 @@ def serve(code_fd: int, chan_fd: int, pidfd: int) -> None:
             signal.setitimer(signal.ITIMER_PROF, float(limits["cpu_s"]))
             with contextlib.suppress(OSError):
                 os.chdir(home)
-        status, kind, values, blobs = _run_case(code, filename, capture, out, err, saved_builtins)
+        status, kind, values, blobs = _run_case(
+            code, filename, capture, out, err, saved_builtins, _take(setups, index)
+        )
         last = index == len(codes) - 1
         fit = not last and kind == "exit" and _still_fit(fds)
         if not fit:
@@ -222,15 +226,53 @@ def serve(code_fd: int, chan_fd: int, pidfd: int) -> None:
     os._exit(status)
 
 
-def _run_case(code: str, filename: str, capture: list[str], out, err, saved_builtins: dict):
-    """Run one program with fresh globals; its exit status, how it ended, and its values."""
+def _take(items: list, index: int):
+    """``items[index]``, no longer held by the list (nor by any name in the caller's frame)."""
+    item, items[index] = items[index], None
+    return item
+
+
+def _private_setups(codes: list[str]) -> tuple[list, list[str]]:
+    """Each program's private setup (see ``wire.PRIVATE_END``), compiled, and the programs
+    without it. Only code objects are kept: the setups' text is gone once this returns. A setup
+    that does not compile is left for its run to report (as a syntax error in ``<setup>``)."""
+    setups: list = []
+    rest: list[str] = []
+    while codes:
+        code = codes.pop(0)
+        if wire.PRIVATE_END not in code:
+            setups.append(None)
+            rest.append(code)
+            continue
+        setup, _, code = code.partition(wire.PRIVATE_END)
+        try:
+            setups.append(compile(setup, "<setup>", "exec", dont_inherit=True))
+        except (SyntaxError, ValueError) as e:  # reported without the line's text
+            setups.append(SyntaxError(f"the setup does not compile: {type(e).__name__}"))
+        del setup
+        rest.append(code)
+    return setups, rest
+
+
+def _run_case(
+    code: str, filename: str, capture: list[str], out, err, saved_builtins: dict, setup=None
+):
+    """Run one program with fresh globals (after its private setup, if any, dropped as soon as
+    it ran); its exit status, how it ended, and its values."""
     sys.stdout, sys.stderr = out, err
     sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
     sys.argv = [filename]
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     namespace = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     status, kind = 0, "exit"
     try:
+        if setup is not None:
+            if isinstance(setup, Exception):
+                raise setup
+            try:
+                exec(setup, namespace)
+            finally:
+                del setup  # its code object: no frame of the program below can reach it
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         exec(compile(code, filename, "exec", dont_inherit=True), namespace)
     except SystemExit as e:
         if e.code is None:

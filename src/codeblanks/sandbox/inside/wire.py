@@ -28,6 +28,11 @@ MAX_CODE_BYTES = 1 << 20  # a learner's program is text; a megabyte is already a
 MAX_CASES = 16  # programs (cases) one child runs, one after another
 MAX_REQUEST_BYTES = 4 << 20  # all of a child's programs together (the supervisor splits more)
 MAX_VALUES_BYTES = 4 << 20  # total size of captured variables sent back
+# A program may begin with a private setup, ended by this character (never in Python source): the
+# runner runs that part first from compiled code, keeping no text of it where the program after
+# it can reach (no linecache entry, no frame's local, not the program's own text). A blank's
+# answer runs this way after the lesson's solution, which the learner must not be able to read.
+PRIVATE_END = "\x00"
 
 
 def send_fds(sock: socket.socket, message: bytes, fds: list[int]) -> None:

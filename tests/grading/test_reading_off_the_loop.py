@@ -1,0 +1,76 @@
+"""A grade reads the learner's program (parses it, makes one substitution per hidden case) in
+a worker thread, not on the event loop (issue 19: eight 64 KiB programs stalled /healthz for
+seconds). Proven without timing: while the reading is held inside, a coroutine must still run
+on the loop; the reading waits for it. On the loop, the wait could never end (it gives up after
+a long minute and the test fails)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import importlib
+import threading
+
+import pytest
+
+from codeblanks.grading import acheck_blank, agrade
+
+GRADE = importlib.import_module("codeblanks.grading.grade")  # (the package exports `grade()`)
+REFERENCE = importlib.import_module("codeblanks.grading.reference")
+
+PATIENCE_S = 60.0  # only ever waited out when the reading blocks the loop
+
+
+@pytest.mark.parametrize("module", [GRADE, REFERENCE], ids=["grade", "reference"])
+def test_the_loop_runs_while_a_program_is_read(softmax_lesson, monkeypatch, module):
+    real = module.cases_for
+    inside, probed = threading.Event(), threading.Event()
+    waited: list[bool] = []
+
+    def held(lesson, code):
+        inside.set()
+        waited.append(probed.wait(PATIENCE_S))
+        return real(lesson, code)
+
+    monkeypatch.setattr(module, "cases_for", held)
+    lesson = dataclasses.replace(softmax_lesson, id=f"read-off-{module.__name__}", version="")
+    long_program = lesson.exercise.solution + "".join(f"pad{i} = {i}\n" for i in range(6000))
+
+    async def probe() -> None:
+        while not inside.is_set():
+            await asyncio.sleep(0.005)
+        probed.set()  # this ran on the loop while the reading was held
+
+    async def both():
+        return await asyncio.gather(agrade(lesson, long_program), probe())
+
+    g, _ = asyncio.run(both())
+    assert waited and all(waited), "the program was read on the event loop"
+    assert g.correct, g.feedback
+
+
+def test_the_loop_runs_while_a_blank_answer_is_read(qkv, monkeypatch):
+    blanks = importlib.import_module("codeblanks.grading.blanks")
+    real = blanks.fill
+    inside, probed = threading.Event(), threading.Event()
+    waited: list[bool] = []
+
+    def held(question, answer):
+        inside.set()
+        waited.append(probed.wait(PATIENCE_S))
+        return real(question, answer)
+
+    monkeypatch.setattr(blanks, "fill", held)
+    (question,) = [q for q in qkv.questions if q.id == "scores-line"]
+
+    async def probe() -> None:
+        while not inside.is_set():
+            await asyncio.sleep(0.005)
+        probed.set()
+
+    async def both():
+        return await asyncio.gather(acheck_blank(qkv, question, "K.T"), probe())
+
+    verdict, _ = asyncio.run(both())
+    assert waited and all(waited), "the answer was read on the event loop"
+    assert verdict.correct, verdict
