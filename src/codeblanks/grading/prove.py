@@ -17,11 +17,14 @@ from codeblanks.grading.blanks import acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
 from codeblanks.grading.examples import aprove_examples
-from codeblanks.grading.functests import outcomes
+from codeblanks.grading.compare import compare_output
+from codeblanks.grading.functests import differing_tests, outcomes
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import mutants
 from codeblanks.grading.reference import PLATFORM_FAILURES, areference, in_flight
+from codeblanks.grading.reference import Reference
 from codeblanks.grading.tracebacks import parse
+from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.sandbox import RunResult, get_sandbox
 
 NO_VARIANTS = "declare [grading] inputs and variants: hidden cases tell them apart"
@@ -90,8 +93,11 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
     if visible is not None and visible.ok and ex.tests is not None:
         problems += _failing_tests(lesson, visible)
 
+    mutant_runs: dict[str, dict[str, RunResult]] = {}
+
     async def graded(code: str) -> Grade:
         runs, reference, missing = await agrade_runs(lesson, code, sandbox, gate, patient=True)
+        mutant_runs[code] = runs
         return judge(lesson, code, runs, reference, missing)
 
     tolerant = spec.rtol > 0 or spec.atol > 0
@@ -198,8 +204,92 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
                     f"the blank question “{q.id}” accepts `{literal}`, its value typed in",
                 )
             )
+    # The constant printout is refused by any case with other data: it proves no case's worth.
+    others = [runs for _, runs in ref.mistakes]
+    others += [mutant_runs[m.code] for m in made if m.kind != "constant-output"]
+    problems += prove_cases_earn(lesson, ref, others)
+    problems += prove_promises(lesson, ref)
     problems += await aprove_examples(lesson, sandbox)
     return problems
+
+
+def refused(lesson: Lesson, ref: Reference, runs: dict[str, RunResult]) -> set[str] | None:
+    """The hidden cases (variants, hidden tests) a program's ``runs`` fail where the solution
+    passes; None when the visible case (its output, values and visible tests) refuses it."""
+    spec, suite = lesson.exercise.grading, lesson.exercise.tests
+    hidden_tests = {t.name for t in suite.tests if t.hidden} if suite else set()
+    numbers = spec.output == "numbers"
+
+    def fails(case: str) -> bool:
+        run, sol = runs.get(case), ref.solution[case]
+        if run is None or not run.ok:
+            return True
+        expected = ref.expected[case]
+        if not compare_output(run.stdout, expected, spec.rtol, spec.atol, numbers=numbers).equal:
+            return True
+        return bool(compare_values(run.values, sol.values, spec.values, **value_rules(spec)))
+
+    sol_vis = ref.solution.get(VISIBLE)
+    if sol_vis is None or not sol_vis.ok or fails(VISIBLE):
+        return None
+    tests = differing_tests(lesson, runs[VISIBLE], sol_vis)
+    if tests - hidden_tests:
+        return None
+    cases = {c for c, r in ref.solution.items() if c != VISIBLE and r.ok and fails(c)}
+    return cases | tests
+
+
+def _hidden_cases(lesson: Lesson, ref: Reference) -> list[str]:
+    """The hidden cases the solution passes: its variants, then its hidden tests."""
+    names = [v.name for v in lesson.exercise.grading.variants if ref.solution.get(v.name)]
+    names = [n for n in names if ref.solution[n].ok]
+    suite, sol = lesson.exercise.tests, ref.solution.get(VISIBLE)
+    if suite is not None and sol is not None and sol.ok:
+        passed = {o.name for o in outcomes(sol) or () if o.status == "passed"}
+        names += [t.name for t in suite.tests if t.hidden and t.name in passed]
+    return names
+
+
+def prove_cases_earn(
+    lesson: Lesson, ref: Reference, programs: list[dict[str, RunResult]]
+) -> list[Problem]:
+    """W010 for each hidden case that refuses none of the wrong ``programs`` (the anticipated
+    mistakes, the mutants) that the visible case lets through: it checks nothing more."""
+    caught: set[str] = set()
+    for runs in programs:
+        caught |= refused(lesson, ref, runs) or set()
+    return [
+        problem(
+            "grading.W010",
+            lesson.path / "lesson.toml",
+            None,
+            f"the hidden case “{name}” refuses no mistake or mutant that the visible case "
+            "lets through",
+        )
+        for name in _hidden_cases(lesson, ref)
+        if name not in caught
+    ]
+
+
+def prove_promises(lesson: Lesson, ref: Reference) -> list[Problem]:
+    """E020 for each hidden case a mistake's ``must_fail`` names that the mistake passes: the
+    case does not do what its name promises (scores that overflow, ties, other sizes)."""
+    found = []
+    for mistake, runs in ref.mistakes:
+        if not mistake.must_fail:
+            continue
+        failed = refused(lesson, ref, runs)
+        for name in mistake.must_fail:
+            if failed is not None and name in failed:
+                continue
+            why = (
+                "the visible case already refuses it, so it proves nothing about that case"
+                if failed is None
+                else "it passes that case"
+            )
+            message = f"this mistake must fail the hidden case “{name}”, but {why}"
+            found.append(problem("grading.E020", mistake.path, None, message))
+    return found
 
 
 def _printed(g: Grade) -> str:
