@@ -73,7 +73,7 @@ CODES: dict[str, tuple[str, str]] = {
         "a hidden case refuses no anticipated mistake or mutant that the visible case lets "
         "through: it checks nothing more",
         "give it data on which a likely mistake goes wrong, and declare that mistake with "
-        "`must_fail = [\"<the case's name>\"]`; or remove the case",
+        '`must_fail = ["<the case\'s name>"]`; or remove the case',
     ),
 }
 

@@ -14,7 +14,7 @@ from codeblanks.content.model import Lesson
 
 # Runs inside the sandbox, in the learner's process: it adds to the count in the program's
 # globals and hands back plain arrays, so nothing else of the program sees the wrapper.
-_COUNTER = '''
+_COUNTER = """
 import numpy as np
 
 def count(where, name, value):
@@ -49,7 +49,7 @@ def count(where, name, value):
             return super().__array_function__(func, types, args, kwargs)
 
     return np.asarray(value).view(Counted)
-'''
+"""
 
 
 def count_name(name: str) -> str:
@@ -73,9 +73,7 @@ def wrap(name: str, expression: str) -> str:
     return f"{maker}(globals(), {name!r}, ({expression}))"
 
 
-def counting_values(
-    lesson: Lesson, values: dict[str, str], own: dict[str, str]
-) -> dict[str, str]:
+def counting_values(lesson: Lesson, values: dict[str, str], own: dict[str, str]) -> dict[str, str]:
     """A case's input expressions with the counted inputs wrapped; an input the case leaves as
     the program wrote it (``own``: the program's expressions) is wrapped as written. An input
     the program does not assign stays out (its case is then not counted)."""

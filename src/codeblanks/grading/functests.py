@@ -271,8 +271,11 @@ def differing_tests(lesson: Lesson, a: RunResult, b: RunResult) -> set[str]:
     for index, test in enumerate(suite.tests):
         rtol, atol = _tolerance(lesson, test)
         x, y = a.values.get(value_name(index)), b.values.get(value_name(index))
-        if mine.get(test.name) != theirs.get(test.name) or (x is None) != (y is None):
-            found.add(test.name)
-        elif x is not None and describe_difference("result", x, y, rtol, atol):
+        if (
+            mine.get(test.name) != theirs.get(test.name)
+            or (x is None) != (y is None)
+            or x is not None
+            and describe_difference("result", x, y, rtol, atol)
+        ):
             found.add(test.name)
     return found

@@ -16,13 +16,12 @@ from codeblanks.content.problems import Problem
 from codeblanks.grading.blanks import acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
-from codeblanks.grading.examples import aprove_examples
 from codeblanks.grading.compare import compare_output
-from codeblanks.grading.functests import differing_tests, outcomes
+from codeblanks.grading.examples import aprove_examples
+from codeblanks.grading.functests import differing_tests, outcomes, value_name
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import mutants
-from codeblanks.grading.reference import PLATFORM_FAILURES, areference, in_flight
-from codeblanks.grading.reference import Reference
+from codeblanks.grading.reference import PLATFORM_FAILURES, Reference, areference, in_flight
 from codeblanks.grading.tracebacks import parse
 from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.sandbox import RunResult, get_sandbox
@@ -132,7 +131,10 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
     if every:
         return problems + [_sandbox_problem(lesson, every[0].verdict)]
 
-    if not solution.correct:
+    # Even when two runs happened to agree: a learner's run in another process will not.
+    unsupported = _unsupported_returns(lesson, ref.solution.get(VISIBLE))
+    problems += unsupported
+    if not solution.correct and not unsupported:
         why = "; ".join(solution.feedback) or solution.verdict
         problems.append(
             problem(
@@ -290,6 +292,44 @@ def prove_promises(lesson: Lesson, ref: Reference) -> list[Problem]:
             message = f"this mistake must fail the hidden case “{name}”, but {why}"
             found.append(problem("grading.E020", mistake.path, None, message))
     return found
+
+
+RETURNABLE = (
+    "return a number or a NumPy array of numbers (a str, list or tuple is compared by its "
+    "repr(), which must be the same on every run), or check the property in the test with "
+    "`assert` and return nothing"
+)
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _unsupported_returns(lesson: Lesson, run: RunResult | None) -> list[Problem]:
+    """E001 for each test whose return value the grader cannot compare between two runs: one
+    too large to hand back, or an object shown by its address (which changes from run to run)."""
+    found = outcomes(run) if run is not None and lesson.exercise.tests is not None else None
+    by_name = {o.name: o for o in found or ()}
+    problems = []
+    for index, test in enumerate(lesson.exercise.tests.tests if found else ()):
+        outcome = by_name.get(test.name)
+        if outcome is None or not outcome.returned:
+            continue
+        value = run.values.get(value_name(index))
+        if value is None:
+            what = "a value too large to hand back from the sandbox (over 4 MB)"
+        elif isinstance(value, str) and _ADDRESS.search(value):
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            what = f"an object that prints as its address ({shown}), new on every run"
+        else:
+            continue
+        problems.append(
+            problem(
+                "grading.E001",
+                lesson.path / "tests.py",
+                None,
+                f"the test “{test.name}” returns {what}, so no run can equal the solution's",
+                RETURNABLE,
+            )
+        )
+    return problems
 
 
 def _printed(g: Grade) -> str:

@@ -9,6 +9,7 @@ text (the given loop of a KV cache, a helper's code) is the lesson's, not the le
 from __future__ import annotations
 
 import ast
+import contextlib
 from collections import Counter
 from dataclasses import dataclass
 
@@ -75,10 +76,10 @@ def own_uses(code: str, starter: str, construct: str) -> list[int] | None:
     except PARSE_ERRORS:
         return None
     given: Counter[str] = Counter()
-    try:
-        given.update(text for _, text in _uses(parse_tree(starter), starter.splitlines(), construct))
-    except PARSE_ERRORS:  # a starter with a blank in an odd place: all of the code is theirs
-        pass
+    # a starter that does not parse (a blank in an odd place): all of the code is theirs
+    with contextlib.suppress(*PARSE_ERRORS):
+        tree_given = parse_tree(starter)
+        given.update(text for _, text in _uses(tree_given, starter.splitlines(), construct))
     lines = []
     for line, text in _uses(tree, code.splitlines(), construct):
         if given[text] > 0:
