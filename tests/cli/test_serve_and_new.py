@@ -98,3 +98,31 @@ def test_serve_says_at_start_up_when_the_sandbox_cannot_isolate(tmp_path):
     assert done.returncode == 3, done
     assert "the sandbox cannot run programs on this machine" in done.stderr
     assert "Uvicorn running" not in done.stderr
+
+
+def test_serve_reload_logs_why_an_edited_lesson_did_not_load(monkeypatch, tmp_path, caplog):
+    # An author breaks a lesson while `serve --reload` runs: the page would be a 404, so the
+    # log says which lesson and why.
+    from codeblanks.content.catalog import _Reload, catalog, watch
+
+    course = shutil.copytree(FIXTURES / "valid", tmp_path / "course")
+    monkeypatch.setenv("CODEBLANKS_COURSES", str(course))
+    catalog.cache_clear()
+    watch()
+    try:
+        assert catalog().lesson("sum-two") is not None
+        toml = course / "01-sum" / "lesson.toml"
+        toml.write_text(toml.read_text().replace('level = "Beginner"', 'level = "Wizard"'))
+        _Reload.checked = 0.0  # look at the files now, not after the usual second
+        with caplog.at_level("INFO", logger="codeblanks.content"):
+            assert catalog().lesson("sum-two") is None
+        said = [r.getMessage() for r in caplog.records if r.name == "codeblanks.content"]
+        assert any(
+            m.startswith("after an edit, not loaded: content.E032 ")
+            and "01-sum/lesson.toml:5: level 'Wizard' is not one of the course's levels" in m
+            for m in said
+        ), said
+        assert said[-1].startswith("courses reloaded: ") and said[-1].endswith("; problems: 1")
+    finally:
+        watch(False)
+        catalog.cache_clear()

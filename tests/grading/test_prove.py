@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from codeblanks.content.model import Variant
+from codeblanks.content.model import Mistake, Variant
 from codeblanks.grading import prove
 
 from .grading_helpers import AXIS_0, SOFTMAX_VARIANTS, blank, make_lesson, with_grading
@@ -15,8 +15,20 @@ def _codes(problems) -> list[str]:
     return sorted(p.code for p in problems)
 
 
+THREE_ROWS = "Read the number of rows from S: the data may have more or fewer than three."
+
+
 def test_a_strong_lesson_proves_clean(softmax_lesson):
-    assert prove(softmax_lesson) == []
+    # Each hidden case earns its place: the mistake that knows only three rows passes the
+    # visible case and fails both, as it promises.
+    path = softmax_lesson.path / "mistakes" / "three-rows.py"
+    mistake = Mistake(
+        path, path.read_text(), THREE_ROWS, must_fail=tuple(v.name for v in SOFTMAX_VARIANTS)
+    )
+    strong = with_grading(
+        softmax_lesson, mistakes=softmax_lesson.exercise.grading.mistakes + (mistake,)
+    )
+    assert prove(strong) == []
 
 
 def test_output_only_checks_cannot_tell_a_printed_constant_from_the_solution(weak_lesson):
@@ -63,7 +75,7 @@ def test_broken_lessons_get_each_problem(softmax_lesson):
     )
     ex = dataclasses.replace(lesson.exercise, starter=lesson.exercise.solution)
     problems = prove(dataclasses.replace(lesson, exercise=ex))
-    codes = _codes(problems)
+    codes = _codes(p for p in problems if p.code != "grading.W010")  # test_earning.py has those
     assert codes == [
         "grading.E002",
         "grading.E003",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -11,6 +12,8 @@ from pathlib import Path
 from codeblanks.content.loader import default_paths, load_courses
 from codeblanks.content.model import Course, Lesson
 from codeblanks.content.problems import Problem
+
+log = logging.getLogger("codeblanks.content")
 
 
 @dataclass(frozen=True)
@@ -90,8 +93,20 @@ def catalog() -> Catalog:
             if now != _Reload.seen:
                 if _Reload.seen:
                     _loaded.cache_clear()
+                    _report(_loaded())
                 _Reload.seen = now
     return _loaded()
+
+
+def _report(loaded: Catalog) -> None:
+    """After a reload: why each lesson that is not served failed to load, so that the author
+    reads the reason in the server's log rather than meeting a bare 404."""
+    errors = [p for p in loaded.problems if not p.warning]
+    for found in errors:
+        log.warning("after an edit, not loaded: %s", found)
+    log.info(
+        "courses reloaded: %d lessons served; problems: %d", len(loaded.lessons()), len(errors)
+    )
 
 
 catalog.cache_clear = _loaded.cache_clear  # type: ignore[attr-defined]

@@ -161,6 +161,15 @@ CODES: dict[str, tuple[str, str]] = {
         "add the name to [grading] values, or correct it",
     ),
     "content.E090": ("an output mode is unknown", 'use output = "exact" or "numbers"'),
+    "content.E110": (
+        "a task rule names something the grader cannot check",
+        "require or forbid dotted names (`np.einsum`), `@`, `for`, `while`, `comprehension` or "
+        "`loop`; count a declared input",
+    ),
+    "content.E111": (
+        "a mistake's `must_fail` names no hidden case",
+        "name a variant of [grading] or a hidden test of tests.py, exactly as written",
+    ),
     # translations (a lesson's tr/ folder, a course's languages)
     "content.E100": (
         "a translation is missing a part of the original",

@@ -15,7 +15,15 @@ from codeblanks.content.codes import problem
 from codeblanks.content.fields import Table
 from codeblanks.content.files import folder_version, inside, read_text, read_toml
 from codeblanks.content.functests import read_tests
-from codeblanks.content.model import Exercise, GradingSpec, Lesson, Limits, Mistake, Variant
+from codeblanks.content.model import (
+    Exercise,
+    GradingSpec,
+    Lesson,
+    Limits,
+    Mistake,
+    Rule,
+    Variant,
+)
 from codeblanks.content.problems import Problem
 from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
 from codeblanks.content.questions import read_questions
@@ -39,8 +47,13 @@ GRADING_KEYS = {
     "output_bytes",
     "variants",
     "mistakes",
+    "rules",
 }
-MISTAKE_KEYS = {"file", "message", "nudge"}
+MISTAKE_KEYS = {"file", "message", "nudge", "must_fail"}
+RULE_KEYS = {"text", "require", "forbid", "count"}
+# What a rule's `require` and `forbid` may name besides a dotted name such as `np.einsum`.
+CONSTRUCTS = ("for", "while", "comprehension", "loop", "@")
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 DEFAULT_FILENAME = "main.py"
 _FILENAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.py$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -106,6 +119,8 @@ def read_lesson(
     hints = exercise.hints()
 
     grading = _read_grading(root.table("grading"), folder, trees, problems)
+    if grading is not None:
+        _check_promises(root.table("grading"), grading, tests)
 
     texts = (explanation, task, starter, solution, expected)
     if len(problems) != before or grading is None or questions is None or None in texts:
@@ -186,6 +201,7 @@ def _read_grading(
     if output not in OUTPUT_MODES:
         table.report("content.E090", "output", f"output {output!r} is not exact or numbers")
     exact_dtype = table.flag("exact_dtype")
+    rules = _read_rules(table, set(inputs))
     if len(problems) != before:
         return None
     return GradingSpec(
@@ -200,6 +216,7 @@ def _read_grading(
         values=values,
         mistakes=mistakes,
         limits=limits,
+        rules=rules,
     )
 
 
@@ -298,6 +315,7 @@ def _read_mistakes(grading: Table, folder: Path, problems: list[Problem]) -> tup
         file = table.text("file")
         message = table.text("message")
         nudge = table.text("nudge", required=False)
+        must_fail = table.texts("must_fail")
         if nudge and message and nudge.strip() == message.strip():
             table.report("content.E082", "nudge", f"{table.label} `nudge` is its `message`")
         if not file:
@@ -311,5 +329,52 @@ def _read_mistakes(grading: Table, folder: Path, problems: list[Problem]) -> tup
             continue
         code = read_text(folder, file, problems)
         if code is not None:
-            mistakes.append(Mistake(path, code, message, nudge, file=file))
+            mistakes.append(Mistake(path, code, message, nudge, file=file, must_fail=must_fail))
     return tuple(mistakes)
+
+
+def _read_rules(grading: Table, inputs: set[str]) -> tuple[Rule, ...]:
+    """``[[grading.rules]]``: the task's rules, each with the sentence that states it."""
+    rules = []
+    for index, raw in enumerate(grading.tables("rules")):
+        table = grading.child("rules", index, raw, f"rule {index + 1}")
+        table.unknown(RULE_KEYS)
+        text = table.text("text")
+        require, forbid = table.texts("require"), table.texts("forbid")
+        count = table.texts("count")
+        for key, names in (("require", require), ("forbid", forbid)):
+            for name in names:
+                if name not in CONSTRUCTS and not _DOTTED.fullmatch(name):
+                    table.report(
+                        "content.E110",
+                        key,
+                        f"{table.label} `{key}` names {name!r}, which is neither a dotted name "
+                        f"(such as np.einsum) nor one of {', '.join(CONSTRUCTS)}",
+                    )
+        for name in count:
+            if name not in inputs:
+                table.report(
+                    "content.E110", "count", f"{table.label} counts {name!r}, not a declared input"
+                )
+        if not (require or forbid or count):
+            table.report(
+                "content.E110", None, f"{table.label} has none of `require`, `forbid`, `count`"
+            )
+        rules.append(Rule(text, require, forbid, count))
+    return tuple(rules)
+
+
+def _check_promises(grading: Table, spec: GradingSpec, tests) -> None:
+    """Each name in a mistake's ``must_fail`` is one of the hidden cases: a variant or a hidden
+    test of tests.py."""
+    hidden = {v.name for v in spec.variants}
+    hidden |= {t.name for t in tests.tests if t.hidden} if tests is not None else set()
+    for index, raw in enumerate(grading.tables("mistakes")):
+        table = grading.child("mistakes", index, raw, f"mistake {index + 1}")
+        for name in table.texts("must_fail"):
+            if name not in hidden:
+                table.report(
+                    "content.E111",
+                    "must_fail",
+                    f"{table.label} must fail {name!r}, which is no variant or hidden test",
+                )

@@ -29,6 +29,22 @@ class Mistake:
     message: str
     nudge: str = ""  # said first, before ``message``; empty: ``message`` at once
     file: str = ""  # as lesson.toml names it (``mistakes/x.py``): the same in every language
+    # the hidden cases (variant names) and hidden tests it must fail: what their names promise
+    must_fail: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule the task states, checked by the grader and quoted in its feedback: constructs the
+    learner's own lines must use (``require``) or must not use (``forbid``): a dotted name such
+    as ``np.einsum``, ``@``, or a loop (``for``, ``while``, ``comprehension``, ``loop``); or
+    inputs whose products are counted (``count``): no more rows multiplied by each than the
+    sample solution multiplies, on any case (a cache that recomputes does more)."""
+
+    text: str  # the task's own sentence, in the lesson's language
+    require: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
+    count: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,7 @@ class GradingSpec:
     distributions: dict[str, int] = field(default_factory=dict)
     output: str = "exact"  # or "numbers": the same numbers in another print format pass
     exact_dtype: bool = False  # True: a float32 result of float64 values is wrong
+    rules: tuple[Rule, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -64,16 +64,23 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
     exercise.unknown({"hints"})
     hints = _same_count(exercise, "hints", exercise.hints(), original.exercise.hints, "hints")
     grading = root.table("grading")
-    grading.unknown({"variants", "mistakes"})
+    grading.unknown({"variants", "mistakes", "rules"})
     spec = original.exercise.grading
     names = grading.texts("variants")
     _same_count(grading, "variants", names, spec.variants, "variant names")
+    rule_texts = _same_count(grading, "rules", grading.texts("rules"), spec.rules, "rule texts")
     mistakes = _read_mistakes(grading, original, folder, problems)
     tests = _read_test_titles(root, original)
     if len(problems) != before or None in (explanation, task, questions, mistakes):
         return None
     ex = original.exercise
     variants = tuple(replace(v, name=n) for v, n in zip(spec.variants, names, strict=False))
+    rules = tuple(replace(r, text=t) for r, t in zip(spec.rules, rule_texts, strict=False))
+    # a mistake's promised cases follow their variants' translated names
+    renamed = {v.name: t.name for v, t in zip(spec.variants, variants, strict=False)}
+    mistakes = tuple(
+        replace(m, must_fail=tuple(renamed.get(n, n) for n in m.must_fail)) for m in mistakes
+    )
     lesson = replace(
         original,
         title=title,
@@ -86,7 +93,12 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
             starter=starter or ex.starter,
             solution=solution or ex.solution,
             hints=hints,
-            grading=replace(spec, variants=variants or spec.variants, mistakes=mistakes),
+            grading=replace(
+                spec,
+                variants=variants or spec.variants,
+                mistakes=mistakes,
+                rules=rules or spec.rules,
+            ),
             tests=tests,
         ),
         questions=questions,
@@ -342,6 +354,8 @@ def parts(original: Lesson, translation: Lesson | None = None) -> dict[str, str]
         "mistakes": [(m.file, m.nudge, m.message) for m in spec.mistakes],
         "tests": [t.name for t in ex.tests.tests] if ex.tests else [],
     }
+    if spec.rules:  # only then: the stamps of lessons without rules stay as they were
+        lesson_texts["rules"] = [r.text for r in spec.rules]
     found = {
         "lesson.toml": _digest(lesson_texts),
         "explanation.md": _digest(original.explanation_md),

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson, Variant
 from codeblanks.content.pysource import parse_tree
+from codeblanks.grading.counting import counted, counting_values
 from codeblanks.grading.functests import with_tests
 from codeblanks.i18n import ngettext
 
@@ -119,18 +120,28 @@ def describe(variant: Variant) -> str:
 def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:
     """The visible case and one case per variant; variants that cannot be made are left out and
     the missing inputs returned (a syntax error leaves only the visible case). A function
-    exercise's tests run on the visible case, after the program."""
+    exercise's tests run on the visible case, after the program. The inputs a task rule counts
+    are wrapped in every case (``counting.py``)."""
     cases = [Case(VISIBLE, with_tests(lesson, code))]
     missing: MissingInputs | None = None
     variants = lesson.exercise.grading.variants
-    if not variants:
+    names = counted(lesson)
+    if not variants and not names:
         return cases, None
     try:
         tree = parse_tree(code)
     except PARSE_ERRORS:
         return cases, None
+    own = {
+        name: ast.get_source_segment(code, node) or "None"
+        for name, node in find_assignments(tree, names).items()
+    }
+    if own:
+        made = substitute(code, counting_values(lesson, {}, own), tree)
+        if isinstance(made, str):
+            cases[0] = Case(VISIBLE, with_tests(lesson, made))
     for variant in variants:
-        made = substitute(code, variant.values, tree)
+        made = substitute(code, counting_values(lesson, variant.values, own), tree)
         if isinstance(made, MissingInputs):
             missing = made
         elif isinstance(made, str):

@@ -50,6 +50,11 @@ CODES: dict[str, tuple[str, str]] = {
         "a function test fails against the sample solution",
         "fix the test or the solution: every test must pass against solution.py",
     ),
+    "grading.E020": (
+        "a hidden case does not do what its name promises: the mistake it must fail passes it",
+        "change the case's data so that the mistake fails on it (or rename the case), and "
+        "keep the mistake passing the visible case",
+    ),
     "grading.E030": (
         "a code block of the explanation does not run",
         "fix the code, or fence it as ```python skip if it is meant to fail",
@@ -63,6 +68,12 @@ CODES: dict[str, tuple[str, str]] = {
         "a value blank accepts its value typed in as a bare literal",
         "forbid the literal (`forbid = [...]`) or add `[[question.variants]]` on which the "
         "value changes",
+    ),
+    "grading.W010": (
+        "a hidden case refuses no anticipated mistake or mutant that the visible case lets "
+        "through: it checks nothing more",
+        "give it data on which a likely mistake goes wrong, and declare that mistake with "
+        '`must_fail = ["<the case\'s name>"]`; or remove the case',
     ),
 }
 

@@ -258,3 +258,27 @@ def same_tests(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
         elif describe_difference("result", mine, theirs, rtol, atol):
             return False
     return True
+
+
+def differing_tests(lesson: Lesson, a: RunResult, b: RunResult) -> set[str]:
+    """The tests on which two runs of the visible case differ: another outcome or another
+    result (every test, when one of the runs reported nothing readable)."""
+    suite = lesson.exercise.tests
+    if suite is None:
+        return set()
+    first, second = outcomes(a), outcomes(b)
+    if first is None or second is None:
+        return set() if first is None and second is None else {t.name for t in suite.tests}
+    mine, theirs = {o.name: o.status for o in first}, {o.name: o.status for o in second}
+    found = set()
+    for index, test in enumerate(suite.tests):
+        rtol, atol = _tolerance(lesson, test)
+        x, y = a.values.get(value_name(index)), b.values.get(value_name(index))
+        if (
+            mine.get(test.name) != theirs.get(test.name)
+            or (x is None) != (y is None)
+            or x is not None
+            and describe_difference("result", x, y, rtol, atol)
+        ):
+            found.add(test.name)
+    return found

@@ -30,6 +30,7 @@ from codeblanks.grading.reference import (
     reference_failed,
     run_cases,
 )
+from codeblanks.grading.rules import rule_break
 from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.grading.verdicts import Verdict, run_failure, unchecked
@@ -339,6 +340,9 @@ def judge(
             return incorrect_with_mistake(INCORRECT, name, feedback, diff)
         if problems:
             return incorrect_with_mistake(INCORRECT, name, [case_intro(name), *problems])
+    # Right on every case: last, the rules the task states (what the code uses, what it does).
+    if (broken := rule_break(lesson, code, runs, ref.solution)) is not None:
+        return result(INCORRECT, broken.case, [broken.message], line=broken.line)
     return result(CORRECT, None, [])
 
 

@@ -10,21 +10,46 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import dataclass
 
 from codeblanks.content.model import BlankQuestion, Lesson
 from codeblanks.content.problems import Problem
 from codeblanks.grading.blanks import acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
+from codeblanks.grading.earning import cases_earn, promises_kept
 from codeblanks.grading.examples import aprove_examples
-from codeblanks.grading.functests import outcomes
+from codeblanks.grading.functests import outcomes, value_name
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
-from codeblanks.grading.mutants import mutants
-from codeblanks.grading.reference import PLATFORM_FAILURES, areference, in_flight
+from codeblanks.grading.mutants import Mutant, mutants
+from codeblanks.grading.reference import PLATFORM_FAILURES, Reference, areference, in_flight
 from codeblanks.grading.tracebacks import parse
 from codeblanks.sandbox import RunResult, get_sandbox
 
 NO_VARIANTS = "declare [grading] inputs and variants: hidden cases tell them apart"
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A program judged exactly as a learner's would be: its grade and its runs."""
+
+    grade: Grade
+    runs: dict[str, RunResult]
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What the proofs after the runs read: the lesson, its reference, each program judged."""
+
+    lesson: Lesson
+    ref: Reference
+    solution: Graded
+    starter: Graded
+    mistakes: tuple[Graded, ...]  # in the order of the lesson's mistakes
+    mutants: tuple[tuple[Mutant, Graded], ...]
+
+    def every(self) -> list[Graded]:
+        return [self.solution, self.starter, *self.mistakes, *(g for _, g in self.mutants)]
 
 
 def prove(lesson: Lesson, sandbox=None) -> list[Problem]:
@@ -32,159 +57,222 @@ def prove(lesson: Lesson, sandbox=None) -> list[Problem]:
 
 
 async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
+    """Every proof of ``lesson``, one function each (Django's system checks are the model): the
+    ones that read the reference runs, then the ones that judge programs as a learner's."""
     sandbox = sandbox or get_sandbox()
-    ex = lesson.exercise
-    spec = ex.grading
-    solution_py = lesson.path / "solution.py"
-    problems: list[Problem] = []
-
-    # Inputs must be substitutable in every program the grader runs variants of.
-    programs = [(ex.solution, solution_py), (ex.starter, lesson.path / "starter.py")]
-    programs += [(m.code, m.path) for m in spec.mistakes]
-    declared = dict.fromkeys([*spec.inputs, *(n for v in spec.variants for n in v.values)])
-    for code, path in programs:
-        if declared:
-            made = substitute(code, {name: "None" for name in declared})
-            if isinstance(made, MissingInputs):
-                names = ", ".join(made.names)
-                problems.append(
-                    problem(
-                        "grading.E007",
-                        path,
-                        None,
-                        f"no top-level assignment to the declared input(s) {names}",
-                    )
-                )
-
+    problems = prove_inputs(lesson)
     gate = asyncio.Semaphore(in_flight(sandbox))
     ref = await areference(lesson, sandbox, gate)
     if (failed := ref.platform_failure) is not None:
         return problems + [_sandbox_problem(lesson, failed.verdict)]
+    for check in (prove_solution_runs, prove_values_named, prove_tests_pass):
+        problems += check(lesson, ref)
 
-    for case, run in ref.solution.items():
-        if not run.ok:
-            _, etype, msg, _ = parse(run.stderr)
-            what = f"{etype}: {msg}" if etype else run.verdict
-            problems.append(
-                problem(
-                    "grading.E006",
-                    solution_py,
-                    None,
-                    f"the sample solution fails on the case “{case}”: {what}",
-                )
-            )
-    visible = ref.solution.get(VISIBLE)
-    if visible is not None and visible.ok:
-        for name in spec.values:
-            if name not in visible.values:
-                problems.append(
-                    problem(
-                        "grading.E009",
-                        lesson.path / "lesson.toml",
-                        None,
-                        f"`{name}` is named in [grading] values but the solution does not "
-                        "define it",
-                    )
-                )
+    invalid, checks = _blank_checks(lesson)
+    proof, verdicts = await asyncio.gather(
+        _judged(lesson, ref, sandbox, gate),
+        asyncio.gather(*(acheck_blank(lesson, q, text, sandbox, gate=gate) for q, text in checks)),
+    )
+    broken = [g.grade.verdict for g in proof.every() if g.grade.verdict in PLATFORM_FAILURES]
+    broken += [v.verdict for v in verdicts if v.verdict in PLATFORM_FAILURES]
+    if broken:
+        return problems + invalid + [_sandbox_problem(lesson, broken[0])]
+    for judged in (
+        prove_solution_passes,
+        prove_starter_fails,
+        prove_mistakes,
+        prove_mutants,
+        prove_cases_earn,
+        prove_promises,
+    ):
+        problems += judged(proof)
+    problems += invalid + await prove_blanks(lesson, checks, verdicts, sandbox, gate)
+    problems += await aprove_examples(lesson, sandbox)
+    return problems
 
-    if visible is not None and visible.ok and ex.tests is not None:
-        problems += _failing_tests(lesson, visible)
 
-    async def graded(code: str) -> Grade:
+async def _judged(lesson: Lesson, ref: Reference, sandbox, gate) -> Proof:
+    """The solution, the starter, each mistake and each mutant, judged as a learner's."""
+    ex, spec = lesson.exercise, lesson.exercise.grading
+
+    async def graded(code: str) -> Graded:
         runs, reference, missing = await agrade_runs(lesson, code, sandbox, gate, patient=True)
-        return judge(lesson, code, runs, reference, missing)
+        return Graded(judge(lesson, code, runs, reference, missing), runs)
 
     tolerant = spec.rtol > 0 or spec.atol > 0
     printing = ex.tests is None
     made = list(mutants(ex.solution, ex.expected_output, tolerant=tolerant, printing=printing))
-    blanks = [q for q in lesson.questions if isinstance(q, BlankQuestion)]
-    jobs = [graded(ex.solution), graded(ex.starter)]
-    jobs += [graded(m.code) for m in spec.mistakes]
-    jobs += [graded(m.code) for m in made]
-    # A regex question's `answer` is a pattern: it must compile, and its `accept` texts pass.
-    blank_checks = []
-    for q in blanks:
-        if q.check == "regex":
-            try:
-                re.compile(q.answer)
-            except re.error as exc:
-                problems.append(_blank_problem(lesson, q, f"its pattern is invalid ({exc})"))
-                continue
-            blank_checks += [(q, text) for text in q.accept]
-        else:
-            blank_checks.append((q, q.answer))
-    blank_jobs = [acheck_blank(lesson, q, text, sandbox, gate=gate) for q, text in blank_checks]
-    results = await asyncio.gather(*jobs, *blank_jobs)
-    grades: list[Grade] = results[: len(jobs)]
-    blank_verdicts = results[len(jobs) :]
-    solution, starter = grades[0], grades[1]
-    mistake_grades = grades[2 : 2 + len(spec.mistakes)]
-    mutant_grades = grades[2 + len(spec.mistakes) :]
+    codes = [ex.solution, ex.starter, *(m.code for m in spec.mistakes), *(m.code for m in made)]
+    found = await asyncio.gather(*(graded(code) for code in codes))
+    mistakes = tuple(found[2 : 2 + len(spec.mistakes)])
+    return Proof(
+        lesson,
+        ref,
+        found[0],
+        found[1],
+        mistakes,
+        tuple(zip(made, found[2 + len(spec.mistakes) :], strict=True)),
+    )
 
-    every = [g for g in grades if g.verdict in PLATFORM_FAILURES]
-    every += [v for v in blank_verdicts if v.verdict in PLATFORM_FAILURES]
-    if every:
-        return problems + [_sandbox_problem(lesson, every[0].verdict)]
 
-    if not solution.correct:
-        why = "; ".join(solution.feedback) or solution.verdict
-        problems.append(
-            problem(
-                "grading.E001",
-                solution_py,
-                None,
-                f"the sample solution is judged {solution.verdict} on the case "
-                f"“{solution.case}”: {why}",
-                detail=_printed(solution),
-            )
+def prove_inputs(lesson: Lesson) -> list[Problem]:
+    """E007: the inputs must be substitutable in every program the grader runs variants of."""
+    ex, spec = lesson.exercise, lesson.exercise.grading
+    programs = [
+        (ex.solution, lesson.path / "solution.py"),
+        (ex.starter, lesson.path / "starter.py"),
+    ]
+    programs += [(m.code, m.path) for m in spec.mistakes]
+    declared = dict.fromkeys([*spec.inputs, *(n for v in spec.variants for n in v.values)])
+    problems = []
+    for code, path in programs if declared else ():
+        made = substitute(code, {name: "None" for name in declared})
+        if isinstance(made, MissingInputs):
+            names = ", ".join(made.names)
+            message = f"no top-level assignment to the declared input(s) {names}"
+            problems.append(problem("grading.E007", path, None, message))
+    return problems
+
+
+def prove_solution_runs(lesson: Lesson, ref: Reference) -> list[Problem]:
+    """E006: the solution runs to its end on every case."""
+    problems = []
+    for case, run in ref.solution.items():
+        if not run.ok:
+            _, etype, msg, _ = parse(run.stderr)
+            what = f"{etype}: {msg}" if etype else run.verdict
+            message = f"the sample solution fails on the case “{case}”: {what}"
+            problems.append(problem("grading.E006", lesson.path / "solution.py", None, message))
+    return problems
+
+
+def prove_values_named(lesson: Lesson, ref: Reference) -> list[Problem]:
+    """E009: every compared value is one the solution defines."""
+    visible = ref.solution.get(VISIBLE)
+    if visible is None or not visible.ok:
+        return []
+    return [
+        problem(
+            "grading.E009",
+            lesson.path / "lesson.toml",
+            None,
+            f"`{name}` is named in [grading] values but the solution does not define it",
         )
-    if starter.correct:
-        problems.append(
-            problem(
-                "grading.E002",
-                lesson.path / "starter.py",
-                None,
-                "the starter code already passes",
-            )
+        for name in lesson.exercise.grading.values
+        if name not in visible.values
+    ]
+
+
+def prove_tests_pass(lesson: Lesson, ref: Reference) -> list[Problem]:
+    """E011: every test of a function exercise passes against the solution."""
+    visible = ref.solution.get(VISIBLE)
+    if visible is None or not visible.ok or lesson.exercise.tests is None:
+        return []
+    return _failing_tests(lesson, visible)
+
+
+def prove_solution_passes(proof: Proof) -> list[Problem]:
+    """E001: the solution is judged correct; a test's return value must be comparable (even
+    when two runs happened to agree: a learner's run in another process will not)."""
+    lesson, solution = proof.lesson, proof.solution.grade
+    unsupported = _unsupported_returns(lesson, proof.ref.solution.get(VISIBLE))
+    if solution.correct or unsupported:
+        return unsupported
+    why = "; ".join(solution.feedback) or solution.verdict
+    return [
+        problem(
+            "grading.E001",
+            lesson.path / "solution.py",
+            None,
+            f"the sample solution is judged {solution.verdict} on the case "
+            f"“{solution.case}”: {why}",
+            detail=_printed(solution),
         )
-    for mistake, g in zip(spec.mistakes, mistake_grades, strict=True):
+    ]
+
+
+def prove_starter_fails(proof: Proof) -> list[Problem]:
+    """E002: the starter, as given, does not pass."""
+    if not proof.starter.grade.correct:
+        return []
+    path = proof.lesson.path / "starter.py"
+    return [problem("grading.E002", path, None, "the starter code already passes")]
+
+
+def prove_mistakes(proof: Proof) -> list[Problem]:
+    """E003, E004: each anticipated mistake fails, with its own message."""
+    problems = []
+    spec = proof.lesson.exercise.grading
+    for mistake, judged in zip(spec.mistakes, proof.mistakes, strict=True):
+        g = judged.grade
         if g.correct:
-            problems.append(
-                problem(
-                    "grading.E003",
-                    mistake.path,
-                    None,
-                    "this anticipated mistake is judged correct",
-                )
-            )
-        elif g.mistake != mistake_id(lesson, mistake):
+            message = "this anticipated mistake is judged correct"
+            problems.append(problem("grading.E003", mistake.path, None, message))
+        elif g.mistake != mistake_id(proof.lesson, mistake):
             got = g.feedback[0] if g.feedback else "no message"
-            problems.append(
-                problem(
-                    "grading.E004",
-                    mistake.path,
-                    None,
-                    "this mistake is rejected but its message is not shown "
-                    f"(the learner sees: {got})",
-                )
+            message = (
+                f"this mistake is rejected but its message is not shown (the learner sees: {got})"
             )
-    for mutant, g in zip(made, mutant_grades, strict=True):
-        if g.correct:
-            fix = None if spec.variants or ex.tests else NO_VARIANTS
-            problems.append(
-                problem(
-                    "grading.E005",
-                    solution_py,
-                    mutant.line,
-                    f"this check cannot tell {mutant.description} from the solution",
-                    fix,
-                )
-            )
-    for (q, _), v in zip(blank_checks, blank_verdicts, strict=True):
+            problems.append(problem("grading.E004", mistake.path, None, message))
+    return problems
+
+
+def prove_mutants(proof: Proof) -> list[Problem]:
+    """E005: every mutant of the solution is refused."""
+    ex = proof.lesson.exercise
+    fix = None if ex.grading.variants or ex.tests else NO_VARIANTS
+    return [
+        problem(
+            "grading.E005",
+            proof.lesson.path / "solution.py",
+            mutant.line,
+            f"this check cannot tell {mutant.description} from the solution",
+            fix,
+        )
+        for mutant, judged in proof.mutants
+        if judged.grade.correct
+    ]
+
+
+def prove_cases_earn(proof: Proof) -> list[Problem]:
+    """W010 (earning.py): what the mistakes and the mutants show each hidden case refuses."""
+    programs = [g.runs for g in proof.mistakes]
+    programs += [g.runs for m, g in proof.mutants if m.kind != "constant-output"]
+    constant = next((g.runs for m, g in proof.mutants if m.kind == "constant-output"), None)
+    return cases_earn(proof.lesson, proof.ref, programs, constant)
+
+
+def prove_promises(proof: Proof) -> list[Problem]:
+    """E020 (earning.py)."""
+    return promises_kept(proof.lesson, proof.ref)
+
+
+def _blank_checks(lesson: Lesson) -> tuple[list[Problem], list[tuple[BlankQuestion, str]]]:
+    """The answers each blank question must accept, and E008 for a regex that does not compile
+    (a regex question's `answer` is a pattern; its `accept` texts must pass)."""
+    invalid, checks = [], []
+    for q in (q for q in lesson.questions if isinstance(q, BlankQuestion)):
+        if q.check != "regex":
+            checks.append((q, q.answer))
+            continue
+        try:
+            re.compile(q.answer)
+        except re.error as exc:
+            invalid.append(_blank_problem(lesson, q, f"its pattern is invalid ({exc})"))
+            continue
+        checks += [(q, text) for text in q.accept]
+    return invalid, checks
+
+
+async def prove_blanks(lesson: Lesson, checks, verdicts, sandbox, gate) -> list[Problem]:
+    """E008: each blank question accepts its own answers; W001: a value blank does not accept
+    its value typed in as a literal."""
+    problems = []
+    for (q, _), v in zip(checks, verdicts, strict=True):
         if not v.correct:
             why = v.message + (f" ({v.error})" if v.error else "")
             problems.append(_blank_problem(lesson, q, why))
-    accepted = [q for (q, _), v in zip(blank_checks, blank_verdicts, strict=True) if v.correct]
+    accepted = [q for (q, _), v in zip(checks, verdicts, strict=True) if v.correct]
     literals = await asyncio.gather(
         *(literal_that_passes(lesson, q, sandbox, gate) for q in accepted)
     )
@@ -198,7 +286,44 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
                     f"the blank question “{q.id}” accepts `{literal}`, its value typed in",
                 )
             )
-    problems += await aprove_examples(lesson, sandbox)
+    return problems
+
+
+RETURNABLE = (
+    "return a number or a NumPy array of numbers (a str, list or tuple is compared by its "
+    "repr(), which must be the same on every run), or check the property in the test with "
+    "`assert` and return nothing"
+)
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _unsupported_returns(lesson: Lesson, run: RunResult | None) -> list[Problem]:
+    """E001 for each test whose return value the grader cannot compare between two runs: one
+    too large to hand back, or an object shown by its address (which changes from run to run)."""
+    found = outcomes(run) if run is not None and lesson.exercise.tests is not None else None
+    by_name = {o.name: o for o in found or ()}
+    problems = []
+    for index, test in enumerate(lesson.exercise.tests.tests if found else ()):
+        outcome = by_name.get(test.name)
+        if outcome is None or not outcome.returned:
+            continue
+        value = run.values.get(value_name(index))
+        if value is None:
+            what = "a value too large to hand back from the sandbox (over 4 MB)"
+        elif isinstance(value, str) and _ADDRESS.search(value):
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            what = f"an object that prints as its address ({shown}), new on every run"
+        else:
+            continue
+        problems.append(
+            problem(
+                "grading.E001",
+                lesson.path / "tests.py",
+                None,
+                f"the test “{test.name}” returns {what}, so no run can equal the solution's",
+                RETURNABLE,
+            )
+        )
     return problems
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.cases import VISIBLE, Case, cases_for
+from codeblanks.grading.counting import count_capture
 from codeblanks.grading.functests import test_capture
 from codeblanks.sandbox import RunLimits, RunResult
 from codeblanks.sandbox.result import BUSY, MEMORY_LIMIT, SANDBOX_ERROR, TIMEOUT
@@ -98,7 +99,7 @@ async def run_cases(
     how = {
         "filename": lesson.exercise.filename,
         "limits": limits_for(lesson),
-        "capture": _capture(capture, test_capture(lesson)),
+        "capture": _capture(capture, test_capture(lesson), count_capture(lesson)),
         "client": client,
     }
     if getattr(sandbox, "arun_cases", None) is None:

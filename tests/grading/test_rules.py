@@ -1,0 +1,124 @@
+"""Task rules (``[[grading.rules]]``) through the real sandbox: what the learner's own lines use,
+and how much work their program does, with the rule quoted in the feedback."""
+
+from __future__ import annotations
+
+import pytest
+
+from codeblanks.content import catalog
+from codeblanks.content.model import Rule
+from codeblanks.grading import grade
+from codeblanks.grading.rules import own_uses
+from codeblanks.i18n import language
+
+from .grading_helpers import with_grading
+
+EINSUM_RULE = "Without a loop over the sentences: use @ for S and np.einsum for Y."
+CACHE_RULE = "Nothing else may be recomputed for the old tokens."
+
+
+def _lesson(lesson_id: str):
+    lesson = catalog().lesson(lesson_id)
+    if lesson is None:
+        pytest.fail(f"the built-in lesson {lesson_id} does not load")
+    return lesson
+
+
+def _swap(code: str, old: str, new: str) -> str:
+    assert old in code, old
+    return code.replace(old, new)
+
+
+def test_a_loop_is_refused_in_einsum_with_the_rule_quoted(sandbox):
+    lesson = _lesson("batches-and-einsum")
+    solution = lesson.exercise.solution
+    assert grade(lesson, solution, sandbox).correct
+    einsum = 'Y = np.einsum("bnm,bmd->bnd", W, X)'
+    looped = _swap(solution, einsum, "Y = np.stack([W[i] @ X[i] for i in range(len(X))])")
+    g = grade(lesson, looped, sandbox)
+    line = next(i for i, text in enumerate(looped.splitlines(), 1) if "np.stack" in text)
+    assert not g.correct and g.case == "visible" and g.line == line
+    assert g.feedback == (
+        f"The task says: “{EINSUM_RULE}” Your program has a comprehension (a loop inside "
+        f"brackets) on line {line}.",
+    )
+    # a `for` statement, and a right result without np.einsum, are refused too
+    statement = _swap(
+        solution,
+        einsum,
+        "Y = np.zeros((X.shape[0], W.shape[1], X.shape[2]))\n"
+        "for i in range(X.shape[0]):\n"
+        "    Y[i] = W[i] @ X[i]",
+    )
+    assert "a `for` loop on line" in grade(lesson, statement, sandbox).feedback[0]
+    batched = _swap(solution, einsum, "Y = W @ X")
+    assert grade(lesson, batched, sandbox).feedback == (
+        f"The task says: “{EINSUM_RULE}” Your program does not use `np.einsum`.",
+    )
+
+
+def test_the_rule_is_quoted_in_the_learners_language(sandbox):
+    lesson = _lesson("batches-and-einsum").in_language("tr")
+    looped = _swap(
+        lesson.exercise.solution,
+        'Y = np.einsum("bnm,bmd->bnd", W, X)',
+        "Y = np.stack([W[i] @ X[i] for i in range(len(X))])",
+    )
+    with language("tr"):
+        (said,) = grade(lesson, looped, sandbox).feedback
+    assert said.startswith(
+        "Görev şunu söylüyor: “Cümleler üzerinde döngü kullanmadan: S için @, Y için np.einsum "
+        "kullan.” Programınızın "
+    )
+    assert "satırında bir üreteç ifadesi (parantez içinde bir döngü) var." in said
+
+
+def test_the_starters_own_loop_is_not_the_learners():
+    # kv-cache's starter has the loop over the tokens: a rule forbidding loops reads only what
+    # the learner wrote.
+    lesson = _lesson("kv-cache")
+    ex = lesson.exercise
+    assert own_uses(ex.solution, ex.starter, "for") == []
+    extra = ex.solution + "\nfor row in Y:\n    pass\n"
+    assert own_uses(extra, ex.starter, "for") == [len(ex.solution.splitlines()) + 2]
+
+
+def test_a_kv_cache_that_recomputes_full_attention_is_refused(sandbox):
+    lesson = _lesson("kv-cache")
+    solution = lesson.exercise.solution
+    assert grade(lesson, solution, sandbox).correct
+    # right on every case, but every step projects every token again
+    recompute = _swap(
+        solution,
+        "y = softmax(q @ K_cache.T / np.sqrt(d_k), axis=1) @ V_cache",
+        "y = causal_attention(X[: t + 1], W_q, W_k, W_v)[-1:]",
+    )
+    g = grade(lesson, recompute, sandbox)
+    assert not g.correct and g.case == "visible"
+    (said,) = g.feedback
+    # 4 tokens: each step's query (4 in all), then 1 + 2 + 3 + 4 rows again and 4 in the given
+    # check, where 4 + 4 do
+    assert said == (
+        f"The task says: “{CACHE_RULE}” Your program multiplies `W_q` with 18 rows on the "
+        "visible data, where 8 are enough: it computes something again."
+    )
+    keys_again = _swap(
+        solution,
+        "K_cache = np.vstack([K_cache, x @ W_k])",
+        "K_cache = X[: t + 1] @ W_k",
+    )
+    assert "multiplies `W_k` with 14 rows" in grade(lesson, keys_again, sandbox).feedback[0]
+
+
+def test_a_counted_input_keeps_every_line_number(sandbox):
+    # The counting wrapper replaces only the input's own (multi-line) assignment: an error
+    # further down is reported on the learner's line.
+    lesson = _lesson("kv-cache")
+    broken = _swap(
+        lesson.exercise.solution, "q = x @ W_q  #", "q = x @ W_q.T  #"
+    )  # (1, 4) @ (2, 4)
+    counted = with_grading(lesson, rules=(Rule("x", count=("X", "W_q")),))
+    line = next(i for i, t in enumerate(broken.splitlines(), 1) if "q = x @ W_q.T" in t)
+    for each in (lesson, counted):
+        g = grade(each, broken, sandbox)
+        assert g.verdict == "error" and g.line == line, g.feedback
