@@ -62,12 +62,15 @@ class GradingSpec:
 
 @dataclass(frozen=True)
 class FunctionTest:
-    """One ``@test`` of tests.py. ``rtol``/``atol`` None: the lesson's tolerance."""
+    """One ``@test`` of tests.py. ``rtol``/``atol`` None: the lesson's tolerance. ``exact``: the
+    result's types must be the solution's too; ``unordered``: its lists in any order."""
 
     name: str
     hidden: bool = False
     rtol: float | None = None
     atol: float | None = None
+    exact: bool = False
+    unordered: bool = False
     code: str = ""  # a visible test's source, shown to the learner ("" for a hidden test)
     title: str = ""  # how the learner's language names it; "" for ``name`` (its identity)
 
