@@ -98,6 +98,8 @@ class Exercise:
     grading: GradingSpec = field(default_factory=GradingSpec)
     hints: tuple[str, ...] = ()  # revealed one at a time, gentlest first, before the solution
     tests: FunctionTests | None = None  # a function exercise's tests.py
+    # False: a function exercise without expected.txt; its prints are shown, never graded.
+    output_graded: bool = True
 
 
 @dataclass(frozen=True)
