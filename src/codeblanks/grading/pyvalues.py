@@ -7,9 +7,9 @@ Inside the sandbox ``lessontest`` writes each result out as JSON data (NumPy arr
 unordered, ``None`` is a value like any other, an iterator is compared by what it yielded. On top
 of that, floats agree within the tolerance (NumPy's ``atol + rtol·|expected|``, never stricter
 than the type holds: float32 is judged by float32's precision). A test's ``exact=True`` demands
-the same types as well; ``unordered=True`` compares lists, tuples and iterators as collections
-in any order. Whole results are compared, however long; the sentence says where they first
-differ and how many items do.
+the same types as well; ``unordered=True`` compares the result's items in any order (as
+unittest's ``assertCountEqual`` does). Whole results are compared, however long; the sentence
+says where they first differ and how many items do.
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def read(raw: Any, encoded: bool) -> Any:
     """The value a run captured for a test: an array as it came (``encoded`` False), else the
     JSON text read back. Raises ``Unreadable``."""
     if not encoded:
-        if isinstance(raw, np.ndarray):
-            return raw
+        if isinstance(raw, np.ndarray | np.generic):
+            return np.asarray(raw)
         raise Unreadable
     if not isinstance(raw, str):
         raise Unreadable
@@ -105,6 +105,8 @@ def _node(data: Any) -> Any:
         return Thing(kind, name, (_node(value),))
     if kind == "object":
         pairs = tuple((str(k), _node(v)) for k, v in value or ())
+        if data.get("why"):  # a value inside itself, or nested too deep: told by that alone
+            return Thing(kind, name, text=f"<{data['why']}>")
         return Thing(kind, name, pairs, text=str(data.get("r", "")))
     if not isinstance(value, list):
         raise TypeError("items are a list")
@@ -169,11 +171,10 @@ def _plain(value: Any) -> Any:
 
 
 def _compatible(got: Any, expected: Any) -> bool:
-    a, b = _family(got), _family(expected)
-    if a == b:
-        return True
-    # A returned iterator is compared with a list or tuple by what it yielded.
-    return "iter" in (a, b) and {a, b} <= {"iter", "list", "tuple"}
+    return _family(got) == _family(expected)
+
+
+_COLLECTIONS = ("list", "tuple", "iter", "set")
 
 
 def key(value: Any, exact: bool = False) -> Any:
@@ -248,6 +249,8 @@ def _write(value: Any, out: list[str], left: list[int]) -> None:
         many(value, "[", "]")
     elif isinstance(value, np.ndarray):
         put(repr(value.item()) if value.ndim == 0 else f"array({show(value.tolist())})")
+    elif isinstance(value, int) and value.bit_length() > 10_000:  # repr() refuses past 4,300 digits
+        put(("-" if value < 0 else "") + hex(abs(value))[:20] + "...")
     elif not isinstance(value, Thing):
         text = repr(value)
         put(text if len(text) <= SHOWN else text[: SHOWN - 3] + "...")
@@ -281,7 +284,7 @@ class Rules:
     rtol: float = 0.0
     atol: float = 0.0
     exact: bool = False  # the same types as well
-    unordered: bool = False  # lists, tuples and iterators in any order
+    unordered: bool = False  # the result's items in any order (only the result's own)
 
 
 def _name(path: str) -> str:
@@ -289,12 +292,21 @@ def _name(path: str) -> str:
 
 
 def difference(got: Any, expected: Any, rules: Rules) -> str | None:
-    """The sentence saying how ``got`` differs from ``expected`` (None: they are equal)."""
+    """The sentence saying how ``got`` differs from ``expected`` (None: they are equal).
+    ``rules.unordered`` applies to the result itself, as unittest's ``assertCountEqual`` does:
+    any two collections (lists, tuples, sets, iterators) with the same items in any order."""
+    if rules.unordered:
+        inner = Rules(rules.rtol, rules.atol, exact=rules.exact)
+        both = _family(got) in _COLLECTIONS and _family(expected) in _COLLECTIONS
+        if both and not (rules.exact and type_name(got) != type_name(expected)):
+            mine, theirs = _items(got), _items(expected)
+            return _endless(got, expected, "") or _collection(mine, theirs, "", inner)
+        return _diff(got, expected, "", inner)
     return _diff(got, expected, "", rules)
 
 
-def equal(got: Any, expected: Any, rules: Rules) -> bool:
-    return _diff(got, expected, "", rules) is None
+def _items(value: Any) -> tuple:
+    return tuple(value) if isinstance(value, list) else value.items
 
 
 def _typed(got: Any, expected: Any, name: str) -> dict:
@@ -375,15 +387,8 @@ def _numbers(got: Any, expected: Any, name: str, rules: Rules) -> str | None:
 
 def _sequences(got, expected, mine: tuple, theirs: tuple, path: str, rules: Rules) -> str | None:
     name = _name(path)
-    mine_more = isinstance(got, Thing) and got.more
-    theirs_more = isinstance(expected, Thing) and expected.more
-    if mine_more and not theirs_more:
-        return _(
-            "{name} is an iterator that yields more than {limit} values, but {count} are "
-            "expected: does it ever stop?"
-        ).format(name=name, limit=_count(ITEMS), count=_count(len(theirs)))
-    if rules.unordered:
-        return _collection(mine, theirs, path, rules)
+    if endless := _endless(got, expected, path):
+        return endless
     if not rules.exact and len(mine) == len(theirs):
         try:
             if mine == theirs:  # the common case, at C speed
@@ -426,6 +431,17 @@ def _sequences(got, expected, mine: tuple, theirs: tuple, path: str, rules: Rule
         "{name} has {count} items, as expected, but {differ} of them differ; the first: {detail}",
         differ,
     ).format(name=name, differ=_count(differ), count=_count(len(theirs)), detail=first)
+
+
+def _endless(got: Any, expected: Any, path: str) -> str | None:
+    """The sentence for an iterator that went on past ``ITEMS`` values where the solution's
+    stops (both going on: their first ``ITEMS`` values are compared)."""
+    if not (isinstance(got, Thing) and got.more) or (isinstance(expected, Thing) and expected.more):
+        return None
+    return _(
+        "{name} is an iterator that yields more than {limit} values, but {count} are "
+        "expected: does it ever stop?"
+    ).format(name=_name(path), limit=_count(ITEMS), count=_count(len(_items(expected))))
 
 
 def _quick(a: Any, b: Any, rules: Rules) -> bool:
