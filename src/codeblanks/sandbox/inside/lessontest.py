@@ -24,7 +24,8 @@ import traceback
 RESULTS = "__tests__"
 MAX_INPUT = 400  # characters of an input shown in feedback
 ITEMS = 100_000  # values taken from an iterator a test returns (more: reported as unbounded)
-NODES = 2_000_000  # values written out for one result, in all
+NODES = 2_000_000  # values written out for one result, in all...
+TEXT = 3_000_000  # ...and characters of their numbers and strings (within the sandbox's 4 MB)
 DEPTH = 50  # containers inside containers
 MAX_DIGITS = 4000  # an int longer than this is written in hex (JSON's ints are decimal)
 _registered: list[tuple[str, bool, object]] = []
@@ -217,7 +218,7 @@ def run(namespace: dict, source: str, learner_file: str) -> None:
                 try:
                     kept, outcome["encoded"] = _kept(value)
                 except _TooLarge:
-                    outcome.update(status="too-large", message=f"more than {NODES} values")
+                    outcome.update(status="too-large", message="too large to compare")
                 except BaseException as error:  # raised while a returned iterator was consumed
                     outcome = _error(name, hidden, error, learner_file, calls)
                 else:
@@ -243,7 +244,7 @@ def _error(name: str, hidden: bool, error: BaseException, learner_file: str, cal
 
 
 class _TooLarge(Exception):
-    """A result holds more than ``NODES`` values."""
+    """A result holds more than ``NODES`` values or ``TEXT`` characters."""
 
 
 def _kept(value: object) -> tuple[object, bool]:
@@ -265,6 +266,7 @@ def encode(value: object) -> object:
 class _Encoder:
     def __init__(self) -> None:
         self.left = NODES
+        self.text = TEXT
         self.open: set[int] = set()  # containers being written: a value inside itself is a cycle
 
     def encode(self, value: object, depth: int) -> object:
@@ -272,6 +274,10 @@ class _Encoder:
         if self.left < 0:
             raise _TooLarge
         kind = type(value)
+        if kind is str or kind is int:
+            self.text -= len(value) if kind is str else value.bit_length() // 3
+            if self.text < 0:
+                raise _TooLarge
         if value is None or kind is bool or kind is str or kind is float:
             return value
         if kind is int:
