@@ -151,7 +151,7 @@ CODES: dict[str, tuple[str, str]] = {
     ),
     "content.E087": (
         'a test is not declared as @test("name", hidden=..., rtol=..., atol=..., exact=..., '
-        'unordered=...) with literal values',
+        "unordered=...) with literal values",
         'write the name and options as literals, e.g. @test("empty input", hidden=True)',
     ),
     "content.E088": ("two tests have the same name", "give each test its own name"),
