@@ -78,10 +78,15 @@ def read(raw: Any, encoded: bool) -> Any:
         raise Unreadable from error
 
 
+_SCALARS = {int, float, str, bool, type(None)}
+
+
 def _node(data: Any) -> Any:
     if data is None or isinstance(data, bool | int | float | str):
         return data
     if isinstance(data, list):
+        if set(map(type, data)) <= _SCALARS:  # a long list of numbers or strings: as it is
+            return data
         return [_node(d) for d in data]
     if not isinstance(data, dict):
         raise TypeError("not JSON data")
@@ -371,7 +376,7 @@ def _numbers(got: Any, expected: Any, name: str, rules: Rules) -> str | None:
     e = e.item() if isinstance(e, np.ndarray) else e
     if isinstance(g, int) and isinstance(e, int):  # bools and ints: exactly
         return None if g == e else _is_not(name, got, expected)
-    rtol, atol = max(rules.rtol, VALUE_RTOL), max(rules.atol, VALUE_ATOL)
+    rtol, atol = _float_tolerance(rules)
     if not rules.exact:
         for array in narrow:
             floor = NARROW_FLOATS.get(array.dtype.itemsize) if array.dtype.kind in "fc" else None
@@ -396,8 +401,26 @@ def _sequences(got, expected, mine: tuple, theirs: tuple, path: str, rules: Rule
         except (ValueError, TypeError):  # arrays inside
             pass
     first, differ = None, 0
-    for index, (a, b) in enumerate(zip(mine, theirs, strict=False)):
-        if (a is b or _quick(a, b, rules)) or _diff(a, b, "", rules) is None:
+    plain = (int, str, bool)
+    # Equal plain values of one type are equal under any rules: only the others are looked at.
+    suspects = [
+        i
+        for i, (a, b) in enumerate(zip(mine, theirs, strict=False))
+        if not (a is b or (type(a) is type(b) and type(a) in plain and a == b))
+    ]
+    tolerance = _float_tolerance(rules)
+    for index in suspects:
+        a, b = mine[index], theirs[index]
+        if type(a) in (int, float) and type(b) in (int, float):  # the common case, quickly
+            if type(a) is int and type(b) is int:
+                same = False  # two unequal ints
+            else:
+                same = (not rules.exact or type(a) is type(b)) and close(
+                    float(a), float(b), *tolerance
+                )
+        else:
+            same = _diff(a, b, "", rules) is None
+        if same:
             continue
         differ += 1
         if first is None:
@@ -444,9 +467,9 @@ def _endless(got: Any, expected: Any, path: str) -> str | None:
     ).format(name=_name(path), limit=_count(ITEMS), count=_count(len(_items(expected))))
 
 
-def _quick(a: Any, b: Any, rules: Rules) -> bool:
-    """Plain equal values of the same type: equal however the rules go."""
-    return type(a) is type(b) and type(a) in (int, str, bool, type(None)) and a == b
+def _float_tolerance(rules: Rules) -> tuple[float, float]:
+    """``rtol`` and ``atol`` for two floats of Python's own (float64)."""
+    return max(rules.rtol, VALUE_RTOL), max(rules.atol, VALUE_ATOL)
 
 
 def _count(n: int) -> str:
