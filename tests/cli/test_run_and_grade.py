@@ -118,3 +118,17 @@ def test_grade_shows_a_programs_control_characters_visibly(qkv, tmp_path, capsys
     assert main(["grade", "query-key-value", write(tmp_path, "model.py", hostile)]) == 1
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\x1b]0;owned\\x07" in out
+
+
+def test_grade_shows_no_diff_where_prints_are_not_graded(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    pycourse = Path(__file__).parents[1] / "grading" / "pycourse"
+    course = Path(shutil.copytree(pycourse, tmp_path / "pycourse"))
+    monkeypatch.setenv("CODEBLANKS_COURSES", str(course))
+    wrong = (course / "06-fibonacci" / "programs" / "wrong-starts-at-one.py").read_text()
+    program = write(tmp_path, "fib.py", wrong + "\nprint('debugging')\n")
+    assert main(["grade", "py-fibonacci", program]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("incorrect") and "  - 2 of 3 tests fail:" in out
+    assert "+debugging" not in out and "expected output" not in out  # no diff against nothing

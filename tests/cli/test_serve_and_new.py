@@ -71,6 +71,25 @@ def test_new_lesson_scaffold_passes_check(tmp_path, capsys):
     assert main(["check", str(course)]) == 0, capsys.readouterr().out
 
 
+def test_new_function_lesson_has_tests_and_no_expected_output_and_passes_check(tmp_path, capsys):
+    course = _course(tmp_path)
+    args = ["new", "lesson", str(course / "01-evens"), "--id", "evens", "--title", "Evens"]
+    assert main([*args, "--level", "Beginner", "--kind", "function"]) == 0
+    folder = course / "01-evens"
+    assert (folder / "tests.py").is_file() and not (folder / "expected.txt").exists()
+    (loaded,), problems = load_courses([course])
+    assert problems == []
+    (lesson,) = loaded.lessons
+    assert not lesson.exercise.output_graded
+    assert [t.name for t in lesson.exercise.tests.tests] == [
+        "a few numbers",
+        "no even number",
+        "many numbers",
+        "refuses what is not a list",
+    ]
+    assert main(["check", str(course)]) == 0, capsys.readouterr().out
+
+
 def test_new_lesson_refuses_bad_input(tmp_path, capsys):
     course = _course(tmp_path)
     base = ["new", "lesson", str(course / "02-x"), "--title", "T"]

@@ -1,5 +1,6 @@
 """docs/authoring.md stays true: it lists every problem code (the loader's and the proofs'), and
-its complete examples are the valid and function fixtures, file for file."""
+its complete examples are the valid and function fixtures (and a lesson of the ported course
+tests/grading/pycourse), file for file."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ def translation_files(name: str) -> bool:
         ("## A complete example", VALID, None),
         ("## A complete function exercise", FIXTURES / "function", None),
         ("## A complete translation", FIXTURES / "translated", translation_files),
+        (
+            "## Porting an exercise with unittest tests",
+            Path(__file__).parents[1] / "grading" / "pycourse" / "04-parse-age",
+            lambda name: not name.startswith("programs/"),
+        ),
     ],
 )
 def test_a_complete_example_is_its_fixture(heading: str, folder: Path, keep):

@@ -260,3 +260,42 @@ def test_tolerance_distributions_output_and_dtype_are_read(course: Path):
     spec = loaded.lessons[0].exercise.grading
     assert spec.distributions == {"total": -1} and spec.tolerance == {"total": (0.0, 1e-3)}
     assert spec.output == "numbers" and spec.exact_dtype is True
+
+
+FUNCTION = Path(__file__).parent / "fixtures" / "function"
+
+
+def test_a_function_exercise_may_leave_out_expected_output(tmp_path: Path):
+    course = Path(shutil.copytree(FUNCTION, tmp_path / "functions"))
+    (course / "01-shares" / "expected.txt").unlink()
+    (loaded,), problems = load_courses([course])
+    assert problems == []
+    ex = loaded.lessons[0].exercise
+    assert not ex.output_graded and ex.expected_output == ""
+    (graded,), _ = load_courses([FUNCTION])
+    assert graded.lessons[0].exercise.output_graded
+
+
+def test_without_tests_expected_output_is_still_required(course: Path):
+    (course / "01-sum" / "expected.txt").unlink()
+    _, problems = load_courses([course])
+    assert [(p.code, p.path.name) for p in problems] == [("content.E001", "expected.txt")]
+
+
+def test_a_tests_exact_and_unordered_options_are_read(tmp_path: Path):
+    course = Path(shutil.copytree(FUNCTION, tmp_path / "functions"))
+    tests = course / "01-shares" / "tests.py"
+    tests.write_text(
+        tests.read_text().replace(
+            '@test("two rows")', '@test("two rows", exact=True, unordered=True)'
+        )
+    )
+    (loaded,), problems = load_courses([course])
+    assert problems == []
+    first = loaded.lessons[0].exercise.tests.tests[0]
+    assert (first.name, first.exact, first.unordered) == ("two rows", True, True)
+    tests.write_text(tests.read_text().replace("exact=True", "exact=1"))
+    _, problems = load_courses([course])
+    assert [p.message for p in problems] == [
+        "tests.py, @test of two_rows: exact must be True or False"
+    ]

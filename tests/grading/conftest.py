@@ -9,6 +9,10 @@ from codeblanks.sandbox import get_sandbox
 
 from .grading_helpers import AXIS_0, SOFTMAX_VARIANTS, make_lesson
 
+# The ported course's unittest files are run by test_pycourse.py against each program, not
+# collected here.
+collect_ignore = ["pycourse"]
+
 
 @pytest.fixture(scope="session")
 def sandbox():

@@ -168,7 +168,8 @@ def test_a_hidden_test_that_stops_with_an_error(tested):
         "    return w / w.sum(axis=-1, keepdims=True)",
     )
     g = in_turkish(tested, code)
-    (message,) = g.feedback
+    count, message = g.feedback
+    assert count == "6 testten 1 tanesi başarısız:"
     assert message.startswith(
         "Gizli “a batch of two sequences” testi dosyanızın 10. satırında şu hatayla durdu: "
         "ValueError: operands could not be broadcast"
@@ -189,7 +190,8 @@ def test_a_hidden_test_with_a_wrong_result(tested):
         "    return w / w.sum(axis=-1, keepdims=True)",
     )
     g = in_turkish(tested, code)
-    (message,) = g.feedback
+    count, message = g.feedback
+    assert count == "6 testten 1 tanesi başarısız:"
     assert message.startswith(
         "Gizli “large scores” testi yanlış bir sonuç alıyor — sonuç: şekil (2, 2), bu doğru; ama "
         "değerler farklı: "
@@ -274,6 +276,7 @@ def test_a_property_test_in_turkish(tested):
     again in the learner's language."""
     g = in_turkish(tested, (tested.path / "mistakes" / "in-place.py").read_text())
     assert g.feedback == (
+        "6 testten 1 tanesi başarısız:",
         "“leaves its argument unchanged” testi başarısız: fonksiyon argümanını yerinde "
         "değiştirdi; bunun yerine yeni bir değer hesaplayın. Yaptığı çağrı: "
         "`causal_softmax(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]))`.",
@@ -290,7 +293,25 @@ def test_a_raises_test_in_turkish(tested):
     )
     g = in_turkish(tested, code)
     assert g.feedback == (
+        "6 testten 1 tanesi başarısız:",
         "Gizli “refuses scores that are not square” testi başarısız: ValueError hatası "
         "bekleniyordu, ama hiçbir hata fırlatılmadı. Yaptığı çağrı: "
         "`causal_softmax(np.array([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]))`.",
+    )
+
+
+def test_python_values_and_the_count_of_failing_tests_in_turkish(tmp_path):
+    from .test_function_values import function_lesson
+
+    tests = "".join(f'@test("t{i}")\ndef t{i}():\n    return f({i})\n\n' for i in range(3))
+    lesson = function_lesson(tmp_path, "def f(x):\n    return [x, {'k': x}]\n", tests)
+    g = in_turkish(lesson, "def f(x):\n    return [x, {'k': -x}] if x else (x,)\n")
+    assert g.feedback == (
+        "3 testten 3 tanesi başarısız:",
+        "“t0” testi yanlış bir sonuç alıyor — sonuç: değer (0,) (türü `tuple`), oysa "
+        "[0, {'k': 0}] (türü `list`) bekleniyor. Yaptığı çağrı: `f(0)`.",
+        "“t1” testi yanlış bir sonuç alıyor — sonucun `[1]['k']` öğesi: değer -1, oysa 1 "
+        "bekleniyor. Yaptığı çağrı: `f(1)`.",
+        "“t2” testi yanlış bir sonuç alıyor — sonucun `[1]['k']` öğesi: değer -2, oysa 2 "
+        "bekleniyor. Yaptığı çağrı: `f(2)`.",
     )

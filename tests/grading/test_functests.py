@@ -81,7 +81,8 @@ def test_a_hidden_test_is_named_with_its_input_never_its_code(bare, sandbox):
     )
     g = grade(bare, code, sandbox)
     assert g.verdict == "incorrect" and g.case == "visible"
-    (message,) = g.feedback
+    count, message = g.feedback
+    assert count == "1 of 6 tests fails:"
     assert message.startswith("The hidden test “a batch of two sequences” ")
     assert "`causal_softmax(np.array([[[0.0, 0.25, 0.5], [0.75," in message  # its input
     assert "np.arange" not in message and "def batch" not in message  # never the test's code
@@ -92,6 +93,7 @@ def test_a_property_test_says_what_does_not_hold(bare, sandbox):
     g = grade(bare, code, sandbox)
     assert g.verdict == "incorrect"
     assert g.feedback == (
+        "1 of 6 tests fails:",
         "The test “leaves its argument unchanged” fails: the function changed its argument in "
         "place; compute a new value instead. It called `causal_softmax(np.array([[0.0, 1.0, 2.0], "
         "[3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]))`.",
@@ -108,6 +110,7 @@ def test_raises_fails_when_nothing_is_raised(bare, sandbox):
     )
     g = grade(bare, code, sandbox)
     assert g.feedback == (
+        "1 of 6 tests fails:",
         "The hidden test “refuses scores that are not square” fails: expected ValueError, but "
         "nothing was raised. It called "
         "`causal_softmax(np.array([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]))`.",
@@ -123,7 +126,7 @@ def test_an_error_in_the_learners_function_names_the_test_and_the_line(bare, san
         + (bare.exercise.solution.split('    """Row i')[1].split("\n", 1)[1].split("\n\n\nS =")[0]),
     )
     g = grade(bare, body, sandbox)
-    (message,) = g.feedback
+    _count, message = g.feedback
     assert message == (
         "The test “one token” stopped with AttributeError: 'numpy.ndarray' object has no "
         "attribute 'nope' (line 7 of your file). It called `causal_softmax(np.array([[5.0]]))`."

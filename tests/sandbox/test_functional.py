@@ -92,6 +92,14 @@ def test_capture_of_an_object_array_is_a_repr_never_a_pickle(sandbox):
     assert r.verdict == "ok" and isinstance(r.values["A"], str)
 
 
+def test_a_long_str_is_captured_whole_and_a_long_repr_is_cut(sandbox):
+    code = "text = 'ab' * 100_000\nrows = list(range(100_000))\n"
+    r = sandbox.run(code, capture=("text", "rows"))
+    assert r.verdict == "ok"
+    assert r.values["text"] == repr("ab" * 100_000)  # whole: a function test's JSON reads
+    assert r.values["rows"].endswith("...<cut>") and len(r.values["rows"]) < 70_000
+
+
 def test_stdin_is_empty(sandbox):
     r = sandbox.run("import sys\nprint(repr(sys.stdin.read()))\ninput()")
     assert r.verdict == "error" and r.stdout == "''\n" and "EOFError" in r.stderr

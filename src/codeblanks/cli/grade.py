@@ -62,11 +62,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_json())
     else:
-        _print_human(result)
+        _print_human(result, diff=lesson.exercise.output_graded)
     return 0 if result.correct else 1
 
 
-def _print_human(result) -> None:
+def _print_human(result, *, diff: bool = True) -> None:
+    """``diff`` False: the lesson grades no printed output, so none is compared with it."""
     from codeblanks.grading.verdicts import Verdict
 
     ms = f"{result.duration_ms:.0f}"
@@ -91,7 +92,7 @@ def _print_human(result) -> None:
         return
     # the grader's own diff (of the failing case) when it gives one, else the visible case's
     lines = list(getattr(result, "diff", ()) or ())
-    if not lines:
+    if not lines and diff:
         lines = list(
             difflib.unified_diff(
                 result.expected.splitlines(),

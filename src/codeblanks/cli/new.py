@@ -1,4 +1,5 @@
-"""``codeblanks new lesson PATH --id ID --title TITLE --level LEVEL``: a lesson folder to fill in;
+"""``codeblanks new lesson PATH --id ID --title TITLE --level LEVEL [--kind function]``: a lesson
+folder to fill in (a program whose output is graded, or a function graded by its tests);
 ``codeblanks new course PATH --id ID --title TITLE``: a course folder with its first lesson.
 
 The scaffold is a complete, working lesson (it passes ``codeblanks check`` as it is) whose texts
@@ -90,6 +91,72 @@ print(total)
 """
 
 
+FUNCTION_LESSON_TOML = """\
+id = {id}
+uuid = "{uuid}"                       # progress is keyed on it: never change it once in use
+title = {title}
+summary = "TODO: one line that says what the lesson teaches."
+level = {level}
+
+[exercise]
+file = "main.py"                      # the file name the learner sees
+hints = [                             # revealed one at a time, gentlest first; never the answer
+  "TODO: a first hint that points at the idea.",
+  "TODO: a second hint, closer to the line to write.",
+]
+
+# No expected.txt: tests.py grades the function; what the program prints is shown, not graded.
+"""
+
+FUNCTION_STARTER = """\
+def evens(numbers):
+    \"\"\"TODO: the function the learner writes, with the blank to fill.\"\"\"
+    return ____
+"""
+
+FUNCTION_SOLUTION = """\
+def evens(numbers):
+    \"\"\"The even numbers of ``numbers``, in their order.\"\"\"
+    if not isinstance(numbers, list):
+        raise TypeError("numbers must be a list")
+    return [n for n in numbers if n % 2 == 0]
+"""
+
+FUNCTION_TESTS = """\
+from lessontest import raises, test
+
+
+@test("a few numbers")                # shown to the learner, with its code
+def a_few():
+    return evens([1, 2, 3, 4])
+
+
+@test("no even number")
+def none_even():
+    return evens([1, 3, 5])
+
+
+@test("many numbers", hidden=True)    # hidden: named only
+def many():
+    return evens(list(range(-50, 50)))
+
+
+@test("refuses what is not a list")
+def not_a_list():
+    with raises(TypeError, message="numbers must be a list"):
+        evens("1234")
+"""
+
+FUNCTION_QUESTIONS_TOML = """\
+[[question]]
+kind = "choice"
+id = "todo-choice"
+prompt = "TODO: a question with one correct option."
+options = ["The correct option", "A wrong option"]
+answer = "The correct option"
+explanation = "TODO: why it is correct."
+"""
+
 COURSE_TOML = """\
 id = {id}
 title = {title}
@@ -107,6 +174,13 @@ def add_parser(commands) -> None:
     lesson.add_argument("--id", required=True, help="the lesson id (a slug)")
     lesson.add_argument("--title", required=True, help="the lesson title")
     lesson.add_argument("--level", required=True, help="one of the course's levels")
+    lesson.add_argument(
+        "--kind",
+        choices=("program", "function"),
+        default="program",
+        help="program: its printed output is graded (the default); function: tests.py grades "
+        "a function and prints are not graded",
+    )
     lesson.set_defaults(func=run)
     course = kinds.add_parser("course", help="a course folder with a first lesson")
     course.add_argument("path", metavar="PATH", help="the new course folder, e.g. my-course")
@@ -166,7 +240,10 @@ def run(args: argparse.Namespace) -> int:
     levels = _course_levels(folder.parent)
     if args.level not in levels:
         raise UsageError(f"--level {args.level!r} is not one of: {', '.join(levels)}")
-    _write_lesson(folder, args.id, args.title, args.level)
+    if args.kind == "function":
+        _write_function_lesson(folder, args.id, args.title, args.level)
+    else:
+        _write_lesson(folder, args.id, args.title, args.level)
     course = shown(folder.parent)
     print(f"created {shown(folder)}: fill in the TODOs, then run `codeblanks check {course}`")
     return 0
@@ -186,6 +263,27 @@ def _write_lesson(folder: Path, lesson_id: str, title: str, level: str) -> None:
         "solution.py": SOLUTION,
         "expected.txt": "6.0\n",
         "questions.toml": QUESTIONS_TOML,
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def _write_function_lesson(folder: Path, lesson_id: str, title: str, level: str) -> None:
+    """A function exercise: tests.py instead of expected.txt (docs/authoring.md)."""
+    files = {
+        "lesson.toml": FUNCTION_LESSON_TOML.format(
+            id=_toml_string(lesson_id),
+            uuid=uuid.uuid4(),
+            title=_toml_string(title),
+            level=_toml_string(level),
+        ),
+        "explanation.md": f"# {title}\n\nTODO: the explanation (code samples, $math$).\n",
+        "task.md": "TODO: the task. Here: write `evens(numbers)`, the even numbers of a list.\n",
+        "starter.py": FUNCTION_STARTER,
+        "solution.py": FUNCTION_SOLUTION,
+        "tests.py": FUNCTION_TESTS,
+        "questions.toml": FUNCTION_QUESTIONS_TOML,
     }
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():

@@ -150,8 +150,8 @@ CODES: dict[str, tuple[str, str]] = {
         'decorate each test function with @test("name") (from lessontest import test)',
     ),
     "content.E087": (
-        'a test is not declared as @test("name", hidden=..., rtol=..., atol=...) with literal '
-        "values",
+        'a test is not declared as @test("name", hidden=..., rtol=..., atol=..., exact=..., '
+        "unordered=...) with literal values",
         'write the name and options as literals, e.g. @test("empty input", hidden=True)',
     ),
     "content.E088": ("two tests have the same name", "give each test its own name"),

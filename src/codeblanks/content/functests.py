@@ -1,6 +1,7 @@
 """tests.py → the function tests a lesson declares, read statically (never run here).
 
-A test is a top-level function decorated with ``@test("name", hidden=..., rtol=..., atol=...)``,
+A test is a top-level function decorated with ``@test("name", hidden=..., rtol=..., atol=...,
+exact=..., unordered=...)``,
 every argument a literal, so that the grader and the web know every test's name and whether it
 is hidden without running the author's code.
 """
@@ -17,7 +18,7 @@ from codeblanks.content.model import FunctionTest, FunctionTests
 from codeblanks.content.problems import Problem
 from codeblanks.content.pysource import parse
 
-_OPTIONS = {"hidden": bool, "rtol": float, "atol": float}
+_OPTIONS = {"hidden": bool, "rtol": float, "atol": float, "exact": bool, "unordered": bool}
 
 
 def read_tests(source: str, path: Path, problems: list[Problem]) -> FunctionTests | None:
@@ -85,7 +86,7 @@ def _declaration(
         wanted = _OPTIONS.get(keyword.arg or "")
         value = _literal(keyword.value)
         if wanted is None:
-            bad(f"unknown option {keyword.arg!r} (allowed: hidden, rtol, atol)")
+            bad(f"unknown option {keyword.arg!r} (allowed: {', '.join(_OPTIONS)})")
             return None
         if wanted is bool and not isinstance(value, bool):
             bad(f"{keyword.arg} must be True or False")

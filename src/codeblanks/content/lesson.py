@@ -2,7 +2,7 @@
 
 The folder's files (docs/authoring.md): lesson.toml, explanation.md, task.md, starter.py,
 solution.py, expected.txt, questions.toml, the mistake files lesson.toml names, and tests.py for
-a function exercise.
+a function exercise (which may leave out expected.txt).
 """
 
 from __future__ import annotations
@@ -69,11 +69,16 @@ def read_lesson(
     task = read_text(folder, "task.md", problems)
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)
-    expected = read_text(folder, "expected.txt", problems)
     tests = None
     tests_text = read_text(folder, "tests.py", problems, required=False)
     if tests_text is not None:
         tests = read_tests(tests_text, folder / "tests.py", problems)
+    # A function exercise may leave out expected.txt: then only its tests are graded, and what
+    # the program prints is shown, never compared.
+    expected = read_text(folder, "expected.txt", problems, required=tests_text is None)
+    output_graded = expected is not None or tests_text is None
+    if not output_graded:
+        expected = ""
     questions = None
     parsed_questions = read_toml(folder, "questions.toml", problems)
     if parsed_questions is not None:
@@ -140,6 +145,7 @@ def read_lesson(
             starter=starter,
             solution=solution,
             expected_output=expected,
+            output_graded=output_graded,
             grading=grading,
             hints=hints,
             tests=tests,

@@ -79,12 +79,15 @@ class GradingSpec:
 
 @dataclass(frozen=True)
 class FunctionTest:
-    """One ``@test`` of tests.py. ``rtol``/``atol`` None: the lesson's tolerance."""
+    """One ``@test`` of tests.py. ``rtol``/``atol`` None: the lesson's tolerance. ``exact``: the
+    result's types must be the solution's too; ``unordered``: its lists in any order."""
 
     name: str
     hidden: bool = False
     rtol: float | None = None
     atol: float | None = None
+    exact: bool = False
+    unordered: bool = False
     code: str = ""  # a visible test's source, shown to the learner ("" for a hidden test)
     title: str = ""  # how the learner's language names it; "" for ``name`` (its identity)
 
@@ -112,6 +115,8 @@ class Exercise:
     grading: GradingSpec = field(default_factory=GradingSpec)
     hints: tuple[str, ...] = ()  # revealed one at a time, gentlest first, before the solution
     tests: FunctionTests | None = None  # a function exercise's tests.py
+    # False: a function exercise without expected.txt; its prints are shown, never graded.
+    output_graded: bool = True
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def lesson_public(lesson: Lesson) -> dict[str, Any]:
         "explanation": lesson.explanation_md,
         "task": ex.task_md,
         "starter": ex.starter,
-        "expected_output": ex.expected_output,
+        "expected_output": ex.expected_output if ex.output_graded else None,  # None: not graded
         "hints": len(ex.hints),
         "questions": [question_public(q) for q in lesson.questions],
     }

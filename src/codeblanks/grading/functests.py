@@ -2,9 +2,10 @@
 ``sandbox/inside/lessontest.py``), and its outcomes are judged here, in the grader's process.
 
 Each test either returns a value, which must equal what the same test returns against the
-solution (shape, kind of data and values within the test's or the lesson's tolerance), or
-returns nothing and checks a property itself (``raises``, ``unchanged``, ``assert``). Feedback
-names the failing test and the call it made; a hidden test's code is never shown.
+solution (as Python compares them, floats within the test's or the lesson's tolerance:
+``pyvalues``), or returns nothing and checks a property itself (``raises``, ``unchanged``,
+``assert``). Feedback says how many tests fail and names each, with the call it made; a hidden
+test's code is never shown.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from dataclasses import dataclass
 
 from codeblanks.content.model import FunctionTest, Lesson
 from codeblanks.content.pysource import literal_value
-from codeblanks.grading.values import describe_difference
+from codeblanks.grading.pyvalues import Rules, Unreadable, difference, read
 from codeblanks.i18n import gettext as _
+from codeblanks.i18n import ngettext
 from codeblanks.sandbox import RunResult
 
 RESULTS = "__tests__"  # the names lessontest.run leaves behind (kept in step with it)
@@ -57,6 +59,7 @@ class Outcome:
     input: str = ""
     line: int | None = None
     returned: bool = False
+    encoded: bool = False  # its value is JSON text (else an array)
 
 
 def outcomes(run: RunResult) -> list[Outcome] | None:
@@ -84,21 +87,41 @@ def outcomes(run: RunResult) -> list[Outcome] | None:
                 input=str(item.get("input", "")),
                 line=line if isinstance(line, int) else None,
                 returned=item.get("returned") is True,
+                encoded=item.get("encoded") is True,
             )
         )
     return found
 
 
-def _tolerance(lesson: Lesson, test: FunctionTest) -> tuple[float, float]:
+def _rules(lesson: Lesson, test: FunctionTest) -> Rules:
     spec = lesson.exercise.grading
     rtol = spec.rtol if test.rtol is None else test.rtol
     atol = spec.atol if test.atol is None else test.atol
-    return rtol, atol
+    return Rules(rtol, atol, exact=test.exact, unordered=test.unordered)
+
+
+class _Missing:
+    """A result that did not come back: too large to hand over, or tampered with."""
+
+
+def _result(run: RunResult, index: int, outcome: Outcome) -> object:
+    try:
+        return read(run.values.get(value_name(index)), outcome.encoded)
+    except Unreadable:
+        return _Missing()
 
 
 _RAISED_NOTHING = re.compile(r"expected (?P<names>[\w.]+(?: or [\w.]+)*), but nothing was raised")
 _WRONG_MESSAGE = re.compile(
     r"(?P<kind>[\w.]+) was raised, but its message does not mention (?P<match>.+)", re.S
+)
+_EXACTLY = re.compile(
+    r"(?P<kind>[\w.]+) was raised, but exactly (?P<names>[\w.]+(?: or [\w.]+)*) is expected"
+)
+_OTHER_MESSAGE = re.compile(
+    r"(?P<kind>[\w.]+) was raised with the message (?P<got>.+), "
+    r"but the message (?P<expected>.+) is expected",
+    re.S,
 )
 _CHANGED = re.compile(
     r"the function changed (?:its argument|argument (?P<position>\d+)) in place; "
@@ -111,11 +134,15 @@ def _reason(message: str) -> str:
     without the catalogue) words its own few reasons in English; those are recognised here and
     said again in the learner's language. An author's own ``assert`` message stays as written."""
     if m := _RAISED_NOTHING.fullmatch(message):
-        names = m.group("names").split(" or ")
-        listed = names[0]
-        for name in names[1:]:
-            listed = _("{first} or {second}").format(first=listed, second=name)
-        return _("expected {names}, but nothing was raised").format(names=listed)
+        return _("expected {names}, but nothing was raised").format(names=_either(m["names"]))
+    if m := _EXACTLY.fullmatch(message):
+        return _("{kind} was raised, but exactly {names} is expected").format(
+            kind=m["kind"], names=_either(m["names"])
+        )
+    if m := _OTHER_MESSAGE.fullmatch(message):
+        return _(
+            "{kind} was raised with the message {got}, but the message {expected} is expected"
+        ).format(kind=m["kind"], got=m["got"], expected=m["expected"])
     if m := _WRONG_MESSAGE.fullmatch(message):
         return _("{kind} was raised, but its message does not mention {match}").format(
             kind=m.group("kind"), match=m.group("match")
@@ -129,6 +156,15 @@ def _reason(message: str) -> str:
     if message == "a check of this test failed":
         return _("a check of this test failed")
     return message
+
+
+def _either(names: str) -> str:
+    """``A or B`` as lessontest writes it, said in the current language."""
+    parts = names.split(" or ")
+    listed = parts[0]
+    for name in parts[1:]:
+        listed = _("{first} or {second}").format(first=listed, second=name)
+    return listed
 
 
 def _called(got: Outcome) -> str:
@@ -153,6 +189,13 @@ def _failure(test: FunctionTest, got: Outcome) -> str | None:
                 else _("The test “{test}” stopped with {error}.")
             )
         return text.format(test=name, error=got.message, line=got.line) + _called(got)
+    if got.status == "too-large":
+        text = (
+            _("The hidden test “{test}” gets a result too large to compare.")
+            if hidden
+            else _("The test “{test}” gets a result too large to compare.")
+        )
+        return text.format(test=name) + _called(got)
     if got.status != "passed":
         text = (
             _("The hidden test “{test}” fails: {reason}.")
@@ -188,7 +231,8 @@ def _wrong_result(test: FunctionTest, got: Outcome, detail: str | None) -> str:
 
 
 def judge_tests(lesson: Lesson, run: RunResult, solution: RunResult) -> list[str]:
-    """Feedback for the first test the learner's run fails (empty: every test passes)."""
+    """Feedback for the tests the learner's run fails (empty: every test passes): how many of
+    them fail, then one sentence for each, in the lesson's order."""
     suite = lesson.exercise.tests
     if suite is None:
         return []
@@ -210,31 +254,58 @@ def judge_tests(lesson: Lesson, run: RunResult, solution: RunResult) -> list[str
                 reason=mine[0].message
             )
         ]
+    failures, judged = [], 0
     for index, test in enumerate(suite.tests):
         reference = next((o for o in theirs if o.name == test.name), None)
         if reference is None or reference.status != "passed":
             continue  # the solution fails this test itself: `codeblanks check` reports it
-        got = by_name.get(test.name)
-        if got is None:
-            text = (
-                _("The hidden test “{test}” did not run.")
-                if test.hidden
-                else _("The test “{test}” did not run.")
-            )
-            return [text.format(test=test.shown)]
-        failure = _failure(test, got)
+        judged += 1
+        failure = _judge_one(lesson, index, test, by_name.get(test.name), reference, run, solution)
         if failure is not None:
-            return [failure]
-        if reference.returned:
-            name = value_name(index)
-            rtol, atol = _tolerance(lesson, test)
-            mine_value = run.values.get(name)
-            problems = describe_difference(
-                "result", mine_value, solution.values.get(name), rtol, atol, label=_("the result")
-            )
-            if problems:
-                return [_wrong_result(test, got, None if mine_value is None else problems[0])]
-    return []
+            failures.append(failure)
+    if not failures:
+        return []
+    count = ngettext(
+        "{failed} of {total} tests fails:", "{failed} of {total} tests fail:", len(failures)
+    ).format(failed=len(failures), total=judged)
+    return [count, *failures]
+
+
+def _judge_one(
+    lesson: Lesson,
+    index: int,
+    test: FunctionTest,
+    got: Outcome | None,
+    reference: Outcome,
+    run: RunResult,
+    solution: RunResult,
+) -> str | None:
+    """The sentence for one test the learner's run fails (None: it passes)."""
+    if got is None:
+        text = (
+            _("The hidden test “{test}” did not run.")
+            if test.hidden
+            else _("The test “{test}” did not run.")
+        )
+        return text.format(test=test.shown)
+    failure = _failure(test, got)
+    if failure is not None:
+        return failure
+    expected = _result(solution, index, reference)
+    if isinstance(expected, _Missing):
+        return None  # the solution's result did not come back: `codeblanks check` says so
+    mine = _result(run, index, got)
+    if isinstance(mine, _Missing):
+        text = (
+            _("The hidden test “{test}” gets a result too large to compare.")
+            if test.hidden
+            else _("The test “{test}” gets a result too large to compare.")
+        )
+        return text.format(test=test.shown) + _called(got)
+    detail = difference(mine, expected, _rules(lesson, test))
+    if detail is None:
+        return None
+    return _wrong_result(test, got, None if mine is None else detail)
 
 
 def same_tests(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
@@ -250,12 +321,16 @@ def same_tests(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
     ]:
         return False
     for index, test in enumerate(lesson.exercise.tests.tests):
-        rtol, atol = _tolerance(lesson, test)
-        mine, theirs = a.values.get(value_name(index)), b.values.get(value_name(index))
-        if mine is None or theirs is None:
-            if (mine is None) != (theirs is None):
+        one, other = (
+            next((o for o in found if o.name == test.name), None) for found in (first, second)
+        )
+        if one is None or other is None or one.status != "passed":
+            continue
+        mine, theirs = _result(a, index, one), _result(b, index, other)
+        if isinstance(mine, _Missing) or isinstance(theirs, _Missing):
+            if isinstance(mine, _Missing) != isinstance(theirs, _Missing):
                 return False
-        elif describe_difference("result", mine, theirs, rtol, atol):
+        elif difference(mine, theirs, _rules(lesson, test)) is not None:
             return False
     return True
 

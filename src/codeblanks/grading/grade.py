@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from codeblanks.content.model import BLANK, Lesson, Mistake
 from codeblanks.content.pysource import blank_lines
 from codeblanks.grading.cases import VISIBLE, Case, MissingInputs, cases_for, describe
-from codeblanks.grading.compare import compare_output, line_diff, normalise
+from codeblanks.grading.compare import OutputMatch, compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests
 from codeblanks.grading.mistakes import matching_mistake
 from codeblanks.grading.reference import (
@@ -291,7 +291,11 @@ def judge(
         mistake = matching_mistake(lesson, runs, ref.mistakes, valid)
         if mistake is not None:
             feedback = [mistake.nudge or mistake.message, *feedback]
-        elif verdict == INCORRECT and (constant := _constant_output(runs, ref, spec.inputs)):
+        elif (
+            verdict == INCORRECT
+            and ex.output_graded
+            and (constant := _constant_output(runs, ref, spec.inputs))
+        ):
             feedback = [constant, *feedback]
         return result(verdict, name, feedback, diff, line, stderr, mistake)
 
@@ -299,7 +303,13 @@ def judge(
     if not vis.ok:
         return failed_run(VISIBLE, vis)
     numbers = spec.output == "numbers"
-    match = compare_output(vis.stdout, ref.expected[VISIBLE], spec.rtol, spec.atol, numbers=numbers)
+
+    def output_match(got: str, expected: str) -> OutputMatch:
+        if not ex.output_graded:  # a function exercise without expected.txt: prints are shown
+            return OutputMatch(True)
+        return compare_output(got, expected, spec.rtol, spec.atol, numbers=numbers)
+
+    match = output_match(vis.stdout, ref.expected[VISIBLE])
     sol_vis = ref.solution.get(VISIBLE)
     problems = []
     if spec.values and sol_vis is not None and sol_vis.ok:
@@ -330,7 +340,7 @@ def judge(
             continue  # the solution fails here: the lesson's problem (`codeblanks check`)
         if not run.ok:
             return failed_run(name, run)
-        match = compare_output(run.stdout, sol.stdout, spec.rtol, spec.atol, numbers=numbers)
+        match = output_match(run.stdout, sol.stdout)
         problems = compare_values(
             run.values, sol.values, spec.values, **value_rules(spec), hints=not match.equal
         )

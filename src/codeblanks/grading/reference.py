@@ -229,7 +229,9 @@ def cache_key(lesson: Lesson) -> tuple[str, str, str]:
         return lesson.id, lesson.version, lesson.language
     ex = lesson.exercise
     digest = hashlib.sha256(
-        repr((ex.filename, ex.solution, ex.expected_output, ex.grading, ex.tests)).encode()
+        repr(
+            (ex.filename, ex.solution, ex.expected_output, ex.output_graded, ex.grading, ex.tests)
+        ).encode()
     ).hexdigest()
     return lesson.id, "sha256:" + digest, lesson.language
 

@@ -89,6 +89,14 @@ def create(folder: Path, lesson: dict[str, Any], server: str | None) -> tuple[Wo
 
 def readme(lesson: dict[str, Any]) -> str:
     """The lesson folder's README.md, its headings and instructions in the current language."""
+    printed = lesson.get("expected_output")  # None: a function exercise whose prints are free
+    expected = (
+        ""
+        if printed is None
+        else "\n\n"
+        + _("Expected output on the given data:")
+        + f"\n\n```text\n{printed.rstrip()}\n```"
+    )
     return (
         f"# {lesson['title']}\n\n"
         f"*{lesson['level']} · {lesson['course']}* — {lesson['summary']}\n\n"
@@ -104,8 +112,6 @@ def readme(lesson: dict[str, Any]) -> str:
             "`codeblanks learn hint` gives a hint at a time; `codeblanks learn solution` shows "
             "the sample solution. `codeblanks learn quiz` asks the lesson's questions."
         ).format(file=lesson["filename"])
-        + "\n\n"
-        + _("Expected output on the given data:")
-        + "\n\n"
-        f"```text\n{lesson['expected_output'].rstrip()}\n```\n"
+        + expected
+        + "\n"
     )

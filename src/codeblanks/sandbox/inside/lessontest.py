@@ -6,6 +6,11 @@ the tests one by one and leaves, in the program's namespace, what the grader cap
 test's return value as ``__test_<i>__`` and the list of outcomes as JSON in ``__tests__``. The
 grader compares the returned values with the solution's in its own process; only a property
 test's pass or fail (an exception or not) is decided here, in the learner's process.
+
+A NumPy array or scalar is left as it is (it travels as .npy); any other value is written out
+here as JSON data (``encode``): tagged for what JSON has no word for (tuples, dicts, sets,
+iterators, objects), with an iterator consumed up to ``ITEMS`` values, so that the grader reads
+data and never runs or unpickles the learner's objects.
 """
 
 from __future__ import annotations
@@ -18,6 +23,11 @@ import traceback
 
 RESULTS = "__tests__"
 MAX_INPUT = 400  # characters of an input shown in feedback
+ITEMS = 100_000  # values taken from an iterator a test returns (more: reported as unbounded)
+NODES = 2_000_000  # values written out for one result, in all...
+TEXT = 3_000_000  # ...and characters of their numbers and strings (within the sandbox's 4 MB)
+DEPTH = 50  # containers inside containers
+MAX_DIGITS = 4000  # an int longer than this is written in hex (JSON's ints are decimal)
 _registered: list[tuple[str, bool, object]] = []
 
 
@@ -25,9 +35,18 @@ def value_name(index: int) -> str:
     return f"__test_{index}__"
 
 
-def test(name: str, *, hidden: bool = False, rtol: float | None = None, atol: float | None = None):
+def test(
+    name: str,
+    *,
+    hidden: bool = False,
+    rtol: float | None = None,
+    atol: float | None = None,
+    exact: bool = False,
+    unordered: bool = False,
+):
     """Declare a test. It returns a value (compared with what it returns against the solution)
-    or returns nothing and checks a property with ``assert``, ``raises`` or ``unchanged``."""
+    or returns nothing and checks a property with ``assert``, ``raises`` or ``unchanged``. The
+    options are read from the source by the loader and applied by the grader."""
 
     def register(function):
         _registered.append((name, hidden, function))
@@ -41,12 +60,21 @@ class Failed(AssertionError):
 
 
 class raises:
-    """``with raises(ValueError): f(bad)`` passes only if the block raises one of ``types``
-    (with ``match`` in its message, when given)."""
+    """``with raises(ValueError): f(bad)`` passes only if the block raises one of ``types`` or a
+    subclass (``exact=True``: one of them exactly), with ``match`` in its message or ``message``
+    as its whole message, when given (as ``str(error)``, unittest's ``err.exception.args[0]``)."""
 
-    def __init__(self, *types: type[BaseException], match: str | None = None) -> None:
+    def __init__(
+        self,
+        *types: type[BaseException],
+        match: str | None = None,
+        message: str | None = None,
+        exact: bool = False,
+    ) -> None:
         self.types = types or (Exception,)
         self.match = match
+        self.message = message
+        self.exact = exact
 
     def __enter__(self) -> raises:
         return self
@@ -57,9 +85,17 @@ class raises:
             raise Failed(f"expected {names}, but nothing was raised")
         if not issubclass(kind, self.types):
             return False  # another error: reported as the test's error
+        if self.exact and kind not in self.types:
+            raise Failed(f"{kind.__name__} was raised, but exactly {names} is expected")
         if self.match is not None and self.match not in str(error):
             raise Failed(
                 f"{kind.__name__} was raised, but its message does not mention {self.match!r}"
+            )
+        if self.message is not None and str(error) != self.message:
+            said = _brief(str(error))
+            raise Failed(
+                f"{kind.__name__} was raised with the message {said}, "
+                f"but the message {_brief(self.message)} is expected"
             )
         return True
 
@@ -179,8 +215,14 @@ def run(namespace: dict, source: str, learner_file: str) -> None:
                 outcome = _error(name, hidden, error, learner_file, calls)
             else:
                 outcome["returned"] = value is not None
-                if value is not None:
-                    namespace[value_name(index)] = value
+                try:
+                    kept, outcome["encoded"] = _kept(value)
+                except _TooLarge:
+                    outcome.update(status="too-large", message="too large to compare")
+                except BaseException as error:  # raised while a returned iterator was consumed
+                    outcome = _error(name, hidden, error, learner_file, calls)
+                else:
+                    namespace[value_name(index)] = kept
             outcome["input"] = calls[0] if calls else ""
             outcomes.append(outcome)
     finally:
@@ -199,3 +241,140 @@ def _error(name: str, hidden: bool, error: BaseException, learner_file: str, cal
         "message": f"{type(error).__name__}: {text}" if text else type(error).__name__,
         "line": _line_in(error.__traceback__, learner_file),
     }
+
+
+class _TooLarge(Exception):
+    """A result holds more than ``NODES`` values or ``TEXT`` characters."""
+
+
+def _kept(value: object) -> tuple[object, bool]:
+    """What the grader captures of a returned value, and whether it is JSON text (else a NumPy
+    array or scalar, sent as .npy)."""
+    np = sys.modules.get("numpy")
+    numpy_value = np is not None and isinstance(value, np.ndarray | np.generic)
+    if numpy_value and np.asarray(value).dtype.kind in "biufc":
+        return value, False
+    return json.dumps(encode(value), separators=(",", ":")), True
+
+
+def encode(value: object) -> object:
+    """``value`` as JSON data: None, bools, ints, floats, strings and lists as themselves; every
+    other kind as ``{"$": kind, "v": ..., "t": its type's name when not the plain one}``."""
+    return _Encoder().encode(value, 0)
+
+
+class _Encoder:
+    def __init__(self) -> None:
+        self.left = NODES
+        self.text = TEXT
+        self.open: set[int] = set()  # containers being written: a value inside itself is a cycle
+
+    def encode(self, value: object, depth: int) -> object:
+        self.left -= 1
+        if self.left < 0:
+            raise _TooLarge
+        kind = type(value)
+        if kind is str or kind is int:
+            self.text -= len(value) if kind is str else value.bit_length() // 3
+            if self.text < 0:
+                raise _TooLarge
+        if value is None or kind is bool or kind is str or kind is float:
+            return value
+        if kind is int:
+            if value.bit_length() > MAX_DIGITS * 3:
+                return {"$": "int", "v": hex(value)}
+            return value
+        if depth >= DEPTH or id(value) in self.open:
+            return self._object(value, "deep" if depth >= DEPTH else "cycle")
+        self.open.add(id(value))
+        try:
+            return self._container(value, depth + 1)
+        finally:
+            self.open.discard(id(value))
+
+    def _flat(self, values: list) -> list | None:
+        """A list of ints, floats or strings only (the common long result), as it is: counted
+        at C speed rather than written out item by item. None for any other list."""
+        kinds = set(map(type, values))
+        if not values or len(kinds) != 1 or not kinds <= {int, float, str}:
+            return None
+        (kind,) = kinds
+        if kind is int and max(map(int.bit_length, values)) > MAX_DIGITS * 3:
+            return None
+        size = sum(map(len, values if kind is str else map(repr, values)))
+        self.left -= len(values)
+        self.text -= size
+        if self.left < 0 or self.text < 0:
+            raise _TooLarge
+        return values
+
+    def _items(self, values, depth: int) -> list:
+        return [self.encode(v, depth) for v in values]
+
+    def _container(self, value: object, depth: int) -> object:
+        from collections.abc import Iterator, Mapping, Set
+
+        kind = type(value)
+        named = {} if kind in (list, tuple, dict, set, bytes) else {"t": kind.__name__}
+        np = sys.modules.get("numpy")
+        if kind is list:
+            return self._flat(value) or self._items(value, depth)
+        if isinstance(value, complex):
+            return {"$": "complex", "v": [value.real, value.imag], **named}
+        if isinstance(value, int | float):  # a subclass: an IntEnum, NumPy's float64, ...
+            plain = int(value) if isinstance(value, int) else float(value)
+            return {"$": "number", "v": self.encode(plain, depth), "t": kind.__name__}
+        if isinstance(value, str):
+            return {"$": "str", "v": str(value), "t": kind.__name__}
+        if isinstance(value, list):
+            return {"$": "list", "v": self._items(value, depth), **named}
+        if isinstance(value, tuple):
+            return {"$": "tuple", "v": self._items(value, depth), **named}
+        if isinstance(value, Mapping):
+            pairs = [[self.encode(k, depth), self.encode(v, depth)] for k, v in value.items()]
+            return {"$": "dict", "v": pairs, **named}
+        if isinstance(value, Set):
+            return {"$": "set", "v": self._items(value, depth), **named}
+        if isinstance(value, bytes | bytearray):
+            return {"$": "bytes", "v": bytes(value).hex(), **named}
+        if np is not None and isinstance(value, np.ndarray | np.generic):
+            array = np.asarray(value)
+            if array.dtype.kind in "biufc" and array.size <= self.left:
+                self.left -= array.size
+                data = array.tolist()
+                if array.dtype.kind == "c":
+                    data = [[z.real, z.imag] for z in array.ravel().tolist()]
+                return {
+                    "$": "array",
+                    "v": data,
+                    "dtype": str(array.dtype),
+                    "shape": list(array.shape),
+                }
+            return self._object(value, "")
+        if isinstance(value, Iterator):
+            taken = []
+            for item in value:
+                if len(taken) == ITEMS:
+                    return {"$": "iter", "v": taken, "more": True, "t": kind.__name__}
+                taken.append(self.encode(item, depth))
+            return {"$": "iter", "v": taken, "more": False, "t": kind.__name__}
+        return self._object(value, "", depth)
+
+    def _object(self, value: object, why: str, depth: int = DEPTH) -> dict:
+        """Any other value: its type's name, its repr and (for a plain object) its attributes,
+        which is what tells two instances apart across two runs."""
+        found: dict = {"$": "object", "t": type(value).__name__, "r": _brief(value)}
+        if why:
+            found["why"] = why
+            return found
+        if isinstance(value, BaseException):
+            found["v"] = [[self.encode("args", depth), self.encode(value.args, depth)]]
+            return found
+        attributes = getattr(value, "__dict__", None)
+        if isinstance(attributes, dict) and depth < DEPTH:
+            found["v"] = [
+                [key, self.encode(attributes[key], depth)]
+                for key in sorted(k for k in attributes if isinstance(k, str))
+                if not key.startswith("__")
+            ]
+        return found

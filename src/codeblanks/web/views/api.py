@@ -90,7 +90,9 @@ def _lesson_json(request, lesson) -> dict:
         "filename": lesson.exercise.filename,
         "task": lesson.exercise.task_md,
         "starter": lesson.exercise.starter,
-        "expected_output": lesson.exercise.expected_output,
+        "expected_output": lesson.exercise.expected_output
+        if lesson.exercise.output_graded
+        else None,
         "url": request.build_absolute_uri(reverse("lesson", args=[lesson.id])),
         "grade_url": request.build_absolute_uri(reverse("api-grade", args=[lesson.id])),
     }

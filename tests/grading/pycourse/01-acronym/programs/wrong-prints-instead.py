@@ -1,0 +1,3 @@
+def abbreviate(words):
+    cleaned = words.replace("-", " ").replace("_", " ")
+    print("".join(word[0].upper() for word in cleaned.split()))

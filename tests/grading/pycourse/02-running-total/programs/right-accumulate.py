@@ -1,0 +1,5 @@
+from itertools import accumulate
+
+
+def running_total(numbers):
+    return list(accumulate(numbers))

@@ -1,0 +1,5 @@
+def fibonacci(count):
+    a, b = 0, 1
+    for _ in range(count):
+        yield ____
+        a, b = b, a + b

@@ -1,0 +1,2 @@
+def find_anagrams(word, candidates):
+    return ____
