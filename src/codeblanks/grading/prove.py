@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from codeblanks.content.model import BlankQuestion, Lesson
 from codeblanks.content.problems import Problem
+from codeblanks.grading import pyvalues
 from codeblanks.grading.blanks import acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
@@ -290,11 +291,25 @@ async def prove_blanks(lesson: Lesson, checks, verdicts, sandbox, gate) -> list[
 
 
 RETURNABLE = (
-    "return a number or a NumPy array of numbers (a str, list or tuple is compared by its "
-    "repr(), which must be the same on every run), or check the property in the test with "
-    "`assert` and return nothing"
+    "return a number or a NumPy array of numbers, or plain Python values (str, list, tuple, "
+    "dict, set, None, an object with attributes), which are compared as Python compares them; "
+    "or check the property in the test with `assert` and return nothing"
 )
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _address_only(value: object, encoded: bool) -> str | None:
+    """The repr of a returned object known only by its address (no attributes to compare), cut
+    to 60 characters; None for any other value."""
+    try:
+        found = pyvalues.read(value, encoded)
+    except pyvalues.Unreadable:
+        return None
+    if not isinstance(found, pyvalues.Thing) or found.kind != "object" or found.items:
+        return None
+    if not _ADDRESS.search(found.text):
+        return None
+    return found.text if len(found.text) <= 60 else found.text[:57] + "..."
 
 
 def _unsupported_returns(lesson: Lesson, run: RunResult | None) -> list[Problem]:
@@ -310,8 +325,7 @@ def _unsupported_returns(lesson: Lesson, run: RunResult | None) -> list[Problem]
         value = run.values.get(value_name(index))
         if value is None:
             what = "a value too large to hand back from the sandbox (over 4 MB)"
-        elif isinstance(value, str) and _ADDRESS.search(value):
-            shown = value if len(value) <= 60 else value[:57] + "..."
+        elif (shown := _address_only(value, outcome.encoded)) is not None:
             what = f"an object that prints as its address ({shown}), new on every run"
         else:
             continue

@@ -212,7 +212,14 @@ def _key(value: Any, exact: bool) -> Any:
     kind = "l" if value.kind == "iter" else value.kind
     if value.kind in ("dict", "object"):
         pairs = frozenset((key(k, exact), key(v, exact)) for k, v in value.items)
-        return (kind, value.type if value.kind == "object" else "", pairs, value.text)
+        # an object with attributes is known by them, as ``_object`` compares it: its repr may
+        # hold an address that differs on every run
+        return (
+            kind,
+            value.type if value.kind == "object" else "",
+            pairs,
+            "" if pairs else value.text,
+        )
     if value.kind == "set":
         return (kind, frozenset(key(v, exact) for v in value.items))
     return (kind, tuple(key(v, exact) for v in value.items), value.text)
