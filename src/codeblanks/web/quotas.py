@@ -1,7 +1,7 @@
-"""The two limits every run passes before it reaches the sandbox: program size, and programs per
-minute per client address (a request is charged every program it may run, before it runs).
-Counts live in Django's cache, so nodes that share a cache (Redis) share the limit. A refusal is
-a value with the HTTP status and words for the learner."""
+"""The limits every run passes before it reaches the sandbox: program size, characters that can
+be kept, and programs per minute per client address (a request is charged every program it may
+run, before it runs). Counts live in Django's cache, so nodes that share a cache (Redis) share
+the limit. A refusal is a value with the HTTP status and words for the learner."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from codeblanks.web.outages import cache_gap
+from codeblanks.web.texts import unkeepable
 
 log = logging.getLogger("codeblanks.web")
 
@@ -45,18 +46,30 @@ def size_refusal(code: str) -> Refusal | None:
 
 
 def character_refusal(code: str) -> Refusal | None:
-    """A NUL character cannot be kept (PostgreSQL text refuses it) and is no Python anyway."""
-    if "\x00" not in code:
+    """Characters that cannot be kept: a NUL (PostgreSQL text refuses it, and it is no Python
+    anyway) or a lone surrogate (no UTF-8 text holds one; JSON can send it)."""
+    bad = unkeepable(code)
+    if bad is None:
         return None
-    line = code.count("\n", 0, code.index("\x00")) + 1
-    return Refusal(
-        422,
-        "nul-character",
-        _(
-            "The program has a NUL character (\\x00) on line %(line)s, so it was neither saved "
-            "nor run. Remove it and run again."
+    if bad.is_nul:
+        return Refusal(
+            422,
+            "nul-character",
+            _(
+                "The program has a NUL character (\\x00) on line %(line)s, so it was neither "
+                "saved nor run. Remove it and run again."
+            )
+            % {"line": bad.line},
         )
-        % {"line": line},
+    return Refusal(
+        400,
+        "bad-character",
+        _(
+            "The program has a lone surrogate (%(char)s) on line %(line)s: half of a character, "
+            "which no UTF-8 text can hold, so it was neither saved nor run. Send the program as "
+            "UTF-8 text."
+        )
+        % {"char": bad.char, "line": bad.line},
     )
 
 

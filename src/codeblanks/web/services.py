@@ -122,16 +122,20 @@ class RunOutcome:
     refusal: quotas.Refusal | None = None
 
 
+def _code_refusal(code: str) -> quotas.Refusal | None:
+    """What is wrong with a program before anything is done with it: its size, or a character
+    that cannot be kept."""
+    return quotas.size_refusal(code) or quotas.character_refusal(code)
+
+
 async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str) -> RunOutcome:
-    """A learner pressed Run: save the code (always, so nothing typed is lost), then grade it
-    unless it is too large or the client ran too often, and record the attempt."""
-    refusal = quotas.size_refusal(code) or quotas.character_refusal(code)
+    """A learner pressed Run: unless the code is too large or the client ran too often (then
+    nothing is written: a refused run stores nothing), save the code, grade it, and record the
+    attempt."""
+    refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson))
     if refusal:
         return RunOutcome(refusal=refusal)
     await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
-    refusal = await quotas.rate_refusal(client, programs_for(lesson))
-    if refusal:
-        return RunOutcome(refusal=refusal)
     grade = await _graded(lesson, code, _fair_key(learner))
     await sync_to_async(attempt_record)(learner=learner, lesson=lesson, grade=grade, code=code)
     return RunOutcome(grade=grade)
@@ -147,14 +151,14 @@ class ApiOutcome:
 
 
 async def api_run(*, code: str, client: str) -> ApiOutcome:
-    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client)
+    refusal = _code_refusal(code) or await quotas.rate_refusal(client)
     if refusal:
         return ApiOutcome(refusal=refusal)
     return ApiOutcome(result=await get_sandbox().arun(code, client=client))
 
 
 async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
-    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson))
+    refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson))
     if refusal:
         return ApiOutcome(refusal=refusal)
     return ApiOutcome(result=await _graded(lesson, code, client))
