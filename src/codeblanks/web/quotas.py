@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -114,11 +115,30 @@ async def _count(key: str, cost: int = 1) -> int:
     return await sync_to_async(_count_now, thread_sensitive=False)(key, cost)
 
 
-def _count_now(key: str, cost: int = 1) -> int:
+def _count_now(key: str, cost: int = 1, timeout: int = 61) -> int:
     # add() is a no-op when the key exists; incr() is atomic in Redis and under the locmem lock.
-    cache.add(key, 0, timeout=61)
+    cache.add(key, 0, timeout=timeout)
     try:
         return cache.incr(key, cost)
     except ValueError:  # the key expired between add and incr
-        cache.set(key, cost, timeout=61)
+        cache.set(key, cost, timeout=timeout)
         return cost
+
+
+def window_count(key: str, window_s: int) -> int | None:
+    """Count one more ``key`` in this window of ``window_s`` seconds (the hour, say) and return
+    the window's count; None when the shared cache does not answer (then nothing is limited, as
+    for runs). Synchronous: for views and services that already run in a thread."""
+    window = int(time.time() // window_s)
+    try:
+        count = _count_now(f"codeblanks:{key}:{window}", 1, timeout=window_s + 1)
+    except Exception:
+        cache_gap.failed("new learners and password resets go on without their limits")
+        return None
+    cache_gap.answered()
+    return count
+
+
+def window_left(window_s: int) -> timedelta:
+    """How long until the current window of ``window_s`` seconds ends (a refusal's wait)."""
+    return timedelta(seconds=window_s - int(time.time()) % window_s)
