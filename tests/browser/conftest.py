@@ -3,6 +3,7 @@ server, with the real sandbox, grader and built-in course."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -48,9 +49,11 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def site(live_server, page):
-    """The live server's base URL. The test fails if the page logs an error: a script that
-    failed, or anything the Content-Security-Policy blocked."""
+def site(live_server, page, settings):
+    """The live server's base URL (also its CODEBLANKS_SITE_URL, for reset links). The test
+    fails if the page logs an error: a script that failed, or anything the
+    Content-Security-Policy blocked."""
+    settings.CODEBLANKS = dataclasses.replace(settings.CODEBLANKS, site_url=live_server.url)
     page.set_default_timeout(15_000)
     cache.clear()  # the run-rate counts live here: each test starts with a fresh allowance
     errors = []

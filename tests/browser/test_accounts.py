@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from codeblanks.web import mailer
 from codeblanks.web.models import Attempt, LessonProgress
 
 from .conftest import WIDTHS, set_code
@@ -56,6 +57,7 @@ def test_password_reset_end_to_end_through_the_file_backend(site, page, mailbox,
     page.get_by_role("button", name="Send the link").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Check your e-mail")
 
+    assert mailer.wait_sent(30)  # the message goes after the answer
     (message,) = [p.read_text() for p in mailbox.iterdir()]
     assert "To: grace@example.org" in message and "Subject: Your CodeBlanks password" in message
     link = re.search(r"http://\S+/accounts/reset/\S+/", message).group(0)

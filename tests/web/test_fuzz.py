@@ -125,6 +125,49 @@ def test_learner_endpoints_with_any_body_and_token(client, body, path, auth):
     _fine(client.post(path, body, content_type="application/json", **extra), api=True)
 
 
+# JSON can spell what no form can: lone surrogates (U+D800 to U+DFFF), which no UTF-8 column
+# holds. Sent with a token, so the endpoints try to keep them (issue 19, item 9).
+SURROGATE_TEXT = st.one_of(
+    TEXT,
+    st.text(
+        st.one_of(
+            st.characters(exclude_categories=("Cs",)),
+            st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+)
+TOKEN_PATHS = [f"/api/lessons/{FIRST.id}/grade", *LEARNER_PATHS]
+
+
+@pytest.fixture
+def token_header(django_user_model):
+    from codeblanks.web.tokens import token_create
+
+    user = django_user_model.objects.create_user("fuzz", password="a-long-passphrase-1")
+    return {"HTTP_AUTHORIZATION": "Bearer " + token_create(user_id=user.pk, name="fuzz")[1]}
+
+
+@FUZZ
+@given(
+    text=SURROGATE_TEXT,
+    path=st.sampled_from(TOKEN_PATHS),
+    spelled=st.sampled_from(["escaped", "raw"]),
+)
+@example(text="x = '\ud800'", path=TOKEN_PATHS[0], spelled="escaped")
+@example(text="1\udfff", path=f"/api/lessons/{FIRST.id}/questions/{BLANK.id}", spelled="escaped")
+def test_token_endpoints_with_lone_surrogates(client, token_header, text, path, spelled):
+    """With a valid token the grade saves the code and an answer is kept: text that cannot be
+    kept is a 4xx in words, never a 500 from the database."""
+    fields = {"code": text, "answer": text, "number": 1}
+    if spelled == "escaped":  # as JSON spells them: \ud800
+        body = json.dumps(fields).encode()
+    else:  # the surrogate's bytes themselves: no UTF-8 at all
+        body = json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    _fine(client.post(path, body, content_type="application/json", **token_header), api=True)
+
+
 @FUZZ
 @given(
     path=st.one_of(

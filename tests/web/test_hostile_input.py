@@ -120,3 +120,54 @@ def test_through_the_asgi_app_every_api_path_answers_json(sandbox, path):
         assert answer.headers["content-type"] == "application/json", (path, host)
         assert answer.status < 500
     assert call("GET", path, host="evil.example").json()["error"] == "bad-host"
+
+
+# ---- issue 19, item 9: text no UTF-8 column can hold (a lone surrogate, sent as JSON) --------
+
+LONE = '{"code": "x = \'\\ud800\'\\nprint(1)"}'  # JSON may spell a lone surrogate; UTF-8 cannot
+
+
+def _token(client) -> str:
+    from .test_learner_api import make_token
+
+    return make_token(client)[1]
+
+
+def test_a_graded_program_with_a_lone_surrogate_is_400_in_words(client, grader):
+    """With a token the grade saves the code: that save crashed (a 500) on the surrogate."""
+    from codeblanks.web.models import LessonProgress
+
+    token = _token(client)
+    r = client.post(
+        "/api/lessons/first-steps/grade",
+        LONE,
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert r.status_code == 400, r.content[:300]
+    assert r.json()["error"] == "bad-character"
+    assert "line 1" in r.json()["message"] and "U+D800" in r.json()["message"]
+    assert grader.codes == [] and not LessonProgress.objects.exists()
+
+
+@pytest.mark.parametrize("url", ["/api/run", "/api/lessons/first-steps/grade"])
+def test_a_program_with_a_lone_surrogate_is_400_without_a_token_too(client, sandbox, grader, url):
+    r = client.post(url, LONE, content_type="application/json")
+    assert r.status_code == 400 and r.json()["error"] == "bad-character", r.content[:300]
+    assert sandbox.codes == [] and grader.codes == []
+
+
+@pytest.mark.parametrize("answer", ["1\\ud800", "1\\udfff", "1\\u0000"])
+def test_a_blank_answer_sent_with_a_token_that_cannot_be_kept_is_400(client, blank_checker, answer):
+    from codeblanks.web.models import QuestionAnswer
+
+    token = _token(client)
+    r = client.post(
+        "/api/lessons/first-steps/questions/fill",
+        '{"answer": "' + answer + '"}',
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert r.status_code == 400, r.content[:300]
+    assert r.json()["error"] == "bad-answer" and "character" in r.json()["message"]
+    assert blank_checker == [] and not QuestionAnswer.objects.exists()

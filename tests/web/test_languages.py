@@ -207,10 +207,17 @@ def test_form_errors_and_labels_are_translated(client):
     assert r.status_code == 400 and "Bu sizin parolanız değil." in r.content.decode()
 
 
-def test_the_password_reset_mail_is_in_the_requests_language(client):
+def test_the_password_reset_mail_is_in_the_requests_language(client, settings):
+    """The mail is rendered after the answer, in a thread of its own (mailer.py): still in the
+    request's language."""
+    import dataclasses
+
+    from codeblanks.web import mailer
+
+    settings.CODEBLANKS = dataclasses.replace(settings.CODEBLANKS, site_url="https://x.example")
     User.objects.create_user("elif", email="elif@example.org", password=GOOD)
     r = client.post("/accounts/password_reset/?lang=tr", {"email": "elif@example.org"})
-    assert r.status_code == 302 and len(mail.outbox) == 1
+    assert r.status_code == 302 and mailer.wait_sent(30) and len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.subject == "CodeBlanks parolanız"
     assert message.body.startswith("Merhaba elif,")

@@ -73,12 +73,17 @@ def test_without_javascript_a_full_page_comes_back(client, grader):
     assert "print:a\nc\n" in html  # the posted code is in the editor
 
 
-def test_code_is_saved_even_when_the_run_is_refused(client, grader):
+def test_a_rate_limited_run_saves_nothing_and_keeps_the_code_in_the_editor(client, grader):
+    """Issue 19, item 6: the rate is checked before any write (the code was saved first, so a
+    client refused every time still stored a program per request)."""
     with override_settings(CODEBLANKS=_config(run_rate=1)):
         assert client.post(RUN, {"code": "print:1"}, **HTMX).status_code == 200
         r = client.post(RUN, {"code": "print:2"}, **HTMX)
+        page = client.post(RUN, {"code": "print:3"})
     assert r.status_code == 429 and "this minute" in r.content.decode()
-    assert progress().code == "print:2" and len(grader.codes) == 1
+    assert progress().code == "print:1" and len(grader.codes) == 1
+    assert Attempt.objects.count() == 1
+    assert page.status_code == 429 and "print:3" in page.content.decode()  # nothing typed is lost
 
 
 def test_too_large_code_is_refused(client, grader):

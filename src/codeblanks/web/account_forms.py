@@ -9,6 +9,8 @@ from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
+from codeblanks.web import mailer
+
 
 class _ErrorsUnderFirstPassword:
     """Django validates the second password field (``password2``) and puts "too short" under
@@ -36,6 +38,15 @@ class PasswordChangeForm(_ErrorsUnderFirstPassword, auth_forms.PasswordChangeFor
 
 class SetPasswordForm(_ErrorsUnderFirstPassword, auth_forms.SetPasswordForm):
     pass
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's, but the message is rendered and sent after the answer (``mailer``): an address
+    with an account is answered as fast as one without."""
+
+    def send_mail(self, *args, **kwargs):
+        send = super().send_mail
+        mailer.later(lambda: send(*args, **kwargs))
 
 
 class EmailForm(forms.ModelForm):

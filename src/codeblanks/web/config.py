@@ -75,6 +75,21 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("CODEBLANKS_RUN_RATE", "30", "Runs per minute per client address; 0 turns limits off."),
     Setting("CODEBLANKS_MAX_CODE_BYTES", "65536", "Largest program accepted, in bytes (UTF-8)."),
     Setting(
+        "CODEBLANKS_LEARNER_CODE_BYTES",
+        "262144",
+        "Saved code one learner may keep, all lessons together, in bytes (UTF-8).",
+    ),
+    Setting(
+        "CODEBLANKS_NEW_LEARNERS_PER_HOUR",
+        "60",
+        "Anonymous learners one client address may start per hour; 0: no limit.",
+    ),
+    Setting(
+        "CODEBLANKS_IDLE_LEARNER_DAYS",
+        "7",
+        "Days after which an anonymous learner with no progress, untouched, is deleted.",
+    ),
+    Setting(
         "CODEBLANKS_MAX_BODY_BYTES",
         "1048576",
         "Largest request body read, in bytes; a larger Content-Length is refused (413) unread.",
@@ -85,9 +100,26 @@ SETTINGS: tuple[Setting, ...] = (
         "Seconds a request body may take to arrive; a slower one is cut (408).",
     ),
     Setting(
+        "CODEBLANKS_HEAD_TIMEOUT",
+        "10",
+        "Seconds a connection may take to send a request's head (from opening, or from the last "
+        "answer); then it is closed.",
+    ),
+    Setting(
+        "CODEBLANKS_CONNECTIONS_PER_ADDRESS",
+        "100",
+        "Connections one client address may hold open at once (trusted proxies exempt); 0: no cap.",
+    ),
+    Setting(
         "CODEBLANKS_HSTS_SECONDS",
         "0",
         "Strict-Transport-Security max-age sent on HTTPS answers; 0 sends none.",
+    ),
+    Setting(
+        "CODEBLANKS_SITE_URL",
+        "(none: no password-reset mail)",
+        "The site's address as learners reach it, e.g. https://learn.example.org; links in "
+        "e-mail are built from it.",
     ),
     Setting(
         "CODEBLANKS_EMAIL_URL",
@@ -141,12 +173,18 @@ class Config:
     cache_url: str
     run_rate: int
     max_code_bytes: int
+    learner_code_bytes: int
+    new_learners_per_hour: int
+    idle_learner_days: int
     max_body_bytes: int
     body_timeout_s: float
+    head_timeout_s: float
+    connections_per_address: int
     hsts_seconds: int
     forwarded_allow_ips: str
     email_url: str
     email_from: str
+    site_url: str  # "" when unset: no password-reset mail is sent
 
     @property
     def local(self) -> bool:
@@ -261,13 +299,42 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         cache_url=cache_url,
         run_rate=_int(env, "CODEBLANKS_RUN_RATE", 30),
         max_code_bytes=_int(env, "CODEBLANKS_MAX_CODE_BYTES", 65536, minimum=1),
+        learner_code_bytes=_int(env, "CODEBLANKS_LEARNER_CODE_BYTES", 262144, minimum=1),
+        new_learners_per_hour=_int(env, "CODEBLANKS_NEW_LEARNERS_PER_HOUR", 60),
+        idle_learner_days=_int(env, "CODEBLANKS_IDLE_LEARNER_DAYS", 7, minimum=1),
         max_body_bytes=_int(env, "CODEBLANKS_MAX_BODY_BYTES", 1048576, minimum=1024),
         body_timeout_s=_seconds(env, "CODEBLANKS_BODY_TIMEOUT", 10.0),
+        head_timeout_s=_seconds(env, "CODEBLANKS_HEAD_TIMEOUT", 10.0),
+        connections_per_address=_int(env, "CODEBLANKS_CONNECTIONS_PER_ADDRESS", 100),
         hsts_seconds=_int(env, "CODEBLANKS_HSTS_SECONDS", 0),
         forwarded_allow_ips=env.get("CODEBLANKS_FORWARDED_ALLOW_IPS", "").strip(),
         email_url=email_url,
         email_from=env.get("CODEBLANKS_EMAIL_FROM") or "CodeBlanks <noreply@localhost>",
+        site_url=site_url(env.get("CODEBLANKS_SITE_URL", "")),
     )
+
+
+def site_url(raw: str) -> str:
+    """``scheme://host[:port]`` as learners reach the site (no path, no trailing slash), or ""."""
+    url = raw.strip().rstrip("/")
+    if not url:
+        return ""
+    problem = "give scheme://host[:port], e.g. https://learn.example.org"
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError:
+        raise ConfigError(f"CODEBLANKS_SITE_URL={raw!r}: the port is not a number") from None
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+    ):
+        raise ConfigError(f"CODEBLANKS_SITE_URL={raw!r}: {problem}")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def database(url: str) -> dict:

@@ -6,9 +6,13 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.http import HttpRequest
 
+from codeblanks.web import quotas
+
 SESSION_KEY = "codeblanks_learner"
+NEW_LEARNER_WINDOW_S = 3600
 
 
 @dataclass(frozen=True)
@@ -35,17 +39,40 @@ class Learner:
         return {"user_id": None, "anon_key": self.anon_key}
 
 
+class TooManyLearners(Exception):
+    """This address started more anonymous learners this hour than CODEBLANKS_NEW_LEARNERS_PER_HOUR
+    allows (a client that drops its cookie is a new learner on every request)."""
+
+
 def learner_from_request(request: HttpRequest, *, create: bool = False) -> Learner | None:
     """The request's learner. An anonymous visitor without a key gets one only when ``create``
-    (on their first write); until then they have no rows and this returns ``None``."""
+    (on their first write; ``TooManyLearners`` when the address has started its share this
+    hour); until then they have no rows and this returns ``None``."""
     user = request.user
     if user.is_authenticated:
         return Learner(user_id=user.pk)
     key = request.session.get(SESSION_KEY)
     if not key and create:
+        _count_new_learner(request)
         key = secrets.token_hex(16)
         request.session[SESSION_KEY] = key
     return Learner(anon_key=key) if key else None
+
+
+def _count_new_learner(request: HttpRequest) -> None:
+    """Count the address's new learner (``TooManyLearners`` past its share), and now and then
+    clear out the anonymous learners who will not come back."""
+    from codeblanks.web.views.common import client_address  # views import this module
+
+    limit = settings.CODEBLANKS.new_learners_per_hour
+    if limit > 0:
+        where = client_address(request)
+        count = quotas.window_count(f"learners:{where}", NEW_LEARNER_WINDOW_S)
+        if count is not None and count > limit:
+            raise TooManyLearners()
+    from codeblanks.web import services  # services use this module
+
+    services.learners_expire_sometimes()
 
 
 def anon_key_from_session(request: HttpRequest) -> str:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
 from codeblanks.content.public import meaning_order
+from codeblanks.web.texts import unkeepable
 
 MAX_BLANK_CHARS = 500
 MAX_INDEX_DIGITS = 4  # no question has 10,000 options
@@ -33,6 +34,22 @@ def _index(raw: str, count: int) -> int | None:
     return value if value < count else None
 
 
+def keepable(text: str) -> str:
+    """``text``, if the database can keep it; else ``BadAnswer`` naming the character."""
+    bad = unkeepable(text)
+    if bad is None:
+        return text
+    if bad.is_nul:  # PostgreSQL refuses it, and it is no Python anyway
+        raise BadAnswer(_("The answer has a NUL character (\\x00) in it; remove it."))
+    raise BadAnswer(
+        _(
+            "The answer has a lone surrogate (%(char)s) in it: half of a character, which no "
+            "UTF-8 text can hold. Send it as UTF-8 text."
+        )
+        % {"char": bad.char}
+    )
+
+
 def parse_answer(question: Question, data: Mapping[str, str]) -> object:
     """The answer in a POSTed form, as stored: an option index, a text, or a list of meaning
     indexes (one per term). Raises ``BadAnswer``."""
@@ -49,9 +66,7 @@ def parse_answer(question: Question, data: Mapping[str, str]) -> object:
             raise BadAnswer(
                 _("Keep the answer under %(count)s characters.") % {"count": MAX_BLANK_CHARS}
             )
-        if "\x00" in text:  # it could not be kept (PostgreSQL refuses it), and is no Python
-            raise BadAnswer(_("The answer has a NUL character (\\x00) in it; remove it."))
-        return text
+        return keepable(text)
     if isinstance(question, MatchQuestion):
         picks = []
         for i in range(len(question.pairs)):

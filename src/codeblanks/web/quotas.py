@@ -1,13 +1,14 @@
-"""The two limits every run passes before it reaches the sandbox: program size, and programs per
-minute per client address (a request is charged every program it may run, before it runs).
-Counts live in Django's cache, so nodes that share a cache (Redis) share the limit. A refusal is
-a value with the HTTP status and words for the learner."""
+"""The limits every run passes before it reaches the sandbox: program size, characters that can
+be kept, and programs per minute per client address (a request is charged every program it may
+run, before it runs). Counts live in Django's cache, so nodes that share a cache (Redis) share
+the limit. A refusal is a value with the HTTP status and words for the learner."""
 
 from __future__ import annotations
 
 import logging
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -17,6 +18,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from codeblanks.web.outages import cache_gap
+from codeblanks.web.texts import unkeepable
 
 log = logging.getLogger("codeblanks.web")
 
@@ -45,18 +47,30 @@ def size_refusal(code: str) -> Refusal | None:
 
 
 def character_refusal(code: str) -> Refusal | None:
-    """A NUL character cannot be kept (PostgreSQL text refuses it) and is no Python anyway."""
-    if "\x00" not in code:
+    """Characters that cannot be kept: a NUL (PostgreSQL text refuses it, and it is no Python
+    anyway) or a lone surrogate (no UTF-8 text holds one; JSON can send it)."""
+    bad = unkeepable(code)
+    if bad is None:
         return None
-    line = code.count("\n", 0, code.index("\x00")) + 1
-    return Refusal(
-        422,
-        "nul-character",
-        _(
-            "The program has a NUL character (\\x00) on line %(line)s, so it was neither saved "
-            "nor run. Remove it and run again."
+    if bad.is_nul:
+        return Refusal(
+            422,
+            "nul-character",
+            _(
+                "The program has a NUL character (\\x00) on line %(line)s, so it was neither "
+                "saved nor run. Remove it and run again."
+            )
+            % {"line": bad.line},
         )
-        % {"line": line},
+    return Refusal(
+        400,
+        "bad-character",
+        _(
+            "The program has a lone surrogate (%(char)s) on line %(line)s: half of a character, "
+            "which no UTF-8 text can hold, so it was neither saved nor run. Send the program as "
+            "UTF-8 text."
+        )
+        % {"char": bad.char, "line": bad.line},
     )
 
 
@@ -101,11 +115,30 @@ async def _count(key: str, cost: int = 1) -> int:
     return await sync_to_async(_count_now, thread_sensitive=False)(key, cost)
 
 
-def _count_now(key: str, cost: int = 1) -> int:
+def _count_now(key: str, cost: int = 1, timeout: int = 61) -> int:
     # add() is a no-op when the key exists; incr() is atomic in Redis and under the locmem lock.
-    cache.add(key, 0, timeout=61)
+    cache.add(key, 0, timeout=timeout)
     try:
         return cache.incr(key, cost)
     except ValueError:  # the key expired between add and incr
-        cache.set(key, cost, timeout=61)
+        cache.set(key, cost, timeout=timeout)
         return cost
+
+
+def window_count(key: str, window_s: int) -> int | None:
+    """Count one more ``key`` in this window of ``window_s`` seconds (the hour, say) and return
+    the window's count; None when the shared cache does not answer (then nothing is limited, as
+    for runs). Synchronous: for views and services that already run in a thread."""
+    window = int(time.time() // window_s)
+    try:
+        count = _count_now(f"codeblanks:{key}:{window}", 1, timeout=window_s + 1)
+    except Exception:
+        cache_gap.failed("new learners and password resets go on without their limits")
+        return None
+    cache_gap.answered()
+    return count
+
+
+def window_left(window_s: int) -> timedelta:
+    """How long until the current window of ``window_s`` seconds ends (a refusal's wait)."""
+    return timedelta(seconds=window_s - int(time.time()) % window_s)

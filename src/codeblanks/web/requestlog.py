@@ -19,6 +19,14 @@ log = logging.getLogger("codeblanks.web.request")
 
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 GRADE_VIEWS = {"lesson-run", "api-grade"}
+# A password-reset link's token is as good as the password while it lasts: never logged.
+# (Django's confirm view swaps it for "set-password" at once; that one is harmless.)
+_RESET_TOKEN = re.compile(r"^(/accounts/reset/[^/]*/)(?!set-password/)[^/]+")
+
+
+def _logged(path: str) -> str:
+    """The path as the log line shows it: a reset link's token blanked out."""
+    return _RESET_TOKEN.sub(r"\1[token]", path)
 
 
 def _incoming_id(scope) -> str:
@@ -63,6 +71,7 @@ def observed(app):
             seconds = time.perf_counter() - start
             path = scope.get("path", "")
             view = _view(path)
+            path = _logged(path)
             metrics.requests.labels(str(status)).inc()
             metrics.request_seconds.labels(view).observe(seconds)
             if view in GRADE_VIEWS:

@@ -35,6 +35,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
             "same key: set it to a long random string (docs/settings.md)."
         )
     from codeblanks.web.asgi import application
+    from codeblanks.web.connections import guarded
 
     shown = f"[{host}]" if ":" in host else host
     metrics_url = _start_metrics(config)
@@ -45,6 +46,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         host=host,
         port=port,
         lifespan="off",  # Django's ASGI handler has no lifespan events
+        # h11, with a deadline for each request head and a cap per address (connections.py)
+        http=guarded(
+            head_timeout_s=config.head_timeout_s,
+            per_address=config.connections_per_address,
+            exempt=config.forwarded_allow_ips,
+        ),
+        timeout_keep_alive=5,  # an idle connection after an answer: closed after 5 s
+        h11_max_incomplete_event_size=16 * 1024,  # a longer request head is refused (400)
         # X-Forwarded-* only from the proxies an operator names; none by default, so a client
         # cannot pick its own address (and with it a fresh run rate).
         proxy_headers=bool(config.forwarded_allow_ips),

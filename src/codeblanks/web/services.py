@@ -7,11 +7,17 @@ through ``sync_to_async`` so a long run never holds a thread.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from codeblanks import i18n
 from codeblanks.content.model import BlankQuestion, Lesson, Question
@@ -122,16 +128,46 @@ class RunOutcome:
     refusal: quotas.Refusal | None = None
 
 
+def _code_refusal(code: str) -> quotas.Refusal | None:
+    """What is wrong with a program before anything is done with it: its size, or a character
+    that cannot be kept."""
+    return quotas.size_refusal(code) or quotas.character_refusal(code)
+
+
+def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | None:
+    """A refusal when keeping ``code`` would take the learner's saved code, all lessons
+    together, over CODEBLANKS_LEARNER_CODE_BYTES (the saved code it replaces not counted)."""
+    limit = settings.CODEBLANKS.learner_code_bytes
+    others = LessonProgress.objects.filter(**learner.owner).exclude(lesson_uuid=lesson.uuid)
+    used = sum(len(c.encode("utf-8")) for c in others.values_list("code", flat=True).iterator())
+    size = len(code.encode("utf-8"))
+    if used + size <= limit:
+        return None
+    return quotas.Refusal(
+        413,
+        "too-much-code",
+        _(
+            "Your saved programs in other lessons take %(used)s bytes and this one %(size)s; "
+            "we keep at most %(limit)s bytes of code for one learner. Press “Reset to starter” "
+            "in lessons you have finished, then run again."
+        )
+        % {
+            "used": number_format(used, force_grouping=True),
+            "size": number_format(size, force_grouping=True),
+            "limit": number_format(limit, force_grouping=True),
+        },
+    )
+
+
 async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str) -> RunOutcome:
-    """A learner pressed Run: save the code (always, so nothing typed is lost), then grade it
-    unless it is too large or the client ran too often, and record the attempt."""
-    refusal = quotas.size_refusal(code) or quotas.character_refusal(code)
+    """A learner pressed Run: unless the code is too large or the client ran too often (then
+    nothing is written: a refused run stores nothing), save the code, grade it, and record the
+    attempt."""
+    refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson, code))
+    refusal = refusal or await sync_to_async(_room_refusal)(learner, lesson, code)
     if refusal:
         return RunOutcome(refusal=refusal)
     await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
-    refusal = await quotas.rate_refusal(client, programs_for(lesson, code))
-    if refusal:
-        return RunOutcome(refusal=refusal)
     grade = await _graded(lesson, code, _fair_key(learner))
     await sync_to_async(attempt_record)(learner=learner, lesson=lesson, grade=grade, code=code)
     return RunOutcome(grade=grade)
@@ -147,16 +183,14 @@ class ApiOutcome:
 
 
 async def api_run(*, code: str, client: str) -> ApiOutcome:
-    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(client)
+    refusal = _code_refusal(code) or await quotas.rate_refusal(client)
     if refusal:
         return ApiOutcome(refusal=refusal)
     return ApiOutcome(result=await get_sandbox().arun(code, client=client))
 
 
 async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
-    refusal = quotas.size_refusal(code) or await quotas.rate_refusal(
-        client, programs_for(lesson, code)
-    )
+    refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson, code))
     if refusal:
         return ApiOutcome(refusal=refusal)
     return ApiOutcome(result=await _graded(lesson, code, client))
@@ -216,6 +250,59 @@ async def question_answer(
             correct=outcome.correct,
         )
     return outcome
+
+
+# ---- anonymous learners that will not come back ---------------------------------------------
+
+
+def learners_expire(*, idle_days: int, forgotten_days: int, batch: int = 1000) -> int:
+    """Delete anonymous learners that cannot or will not come back, with their rows: those
+    with no progress (nothing solved, no answer, no hint or solution seen) and nothing written
+    for ``idle_days``, and any whose session is long gone (``forgotten_days``: the session's
+    age; their key lived only there). At most ``batch`` learners per call; returns how many
+    went (call again while it returns ``batch``)."""
+    now = timezone.now()
+    anon = LessonProgress.objects.filter(user__isnull=True)
+    progressed = anon.filter(
+        Q(solved_at__isnull=False)
+        | Q(revealed_at__isnull=False)
+        | Q(hints_revealed__gt=0)
+        | ~Q(question_hints={})
+        | Q(answers__isnull=False)
+    ).values("anon_key")
+    recent = anon.filter(updated_at__gte=now - timedelta(days=idle_days)).values("anon_key")
+    remembered = anon.filter(updated_at__gte=now - timedelta(days=forgotten_days))
+    idle = anon.exclude(anon_key__in=progressed).exclude(anon_key__in=recent)
+    forgotten = anon.exclude(anon_key__in=remembered.values("anon_key"))
+    keys = list((idle | forgotten).values_list("anon_key", flat=True).distinct()[:batch])
+    with transaction.atomic():
+        LessonProgress.objects.filter(user__isnull=True, anon_key__in=keys).delete()
+        Attempt.objects.filter(user__isnull=True, anon_key__in=keys).delete()
+    return len(keys)
+
+
+EXPIRE_EVERY_S = 3600
+
+
+def learners_expire_sometimes() -> None:
+    """One batch of ``learners_expire`` at most once an hour (across the nodes that share the
+    cache), so a site whose operator never runs ``expire_learners`` still sheds them. Called
+    when an anonymous learner starts."""
+    try:
+        due = cache.add("codeblanks:learners-expired", 1, timeout=EXPIRE_EVERY_S)
+    except Exception:  # the shared cache is away: another time
+        return
+    if due:
+        learners_expire(**expiry_ages())
+
+
+def expiry_ages() -> dict:
+    """``learners_expire``'s ages as configured: CODEBLANKS_IDLE_LEARNER_DAYS, and the session's
+    lifetime (SESSION_COOKIE_AGE)."""
+    return {
+        "idle_days": settings.CODEBLANKS.idle_learner_days,
+        "forgotten_days": max(1, settings.SESSION_COOKIE_AGE // 86400),
+    }
 
 
 # ---- accounts --------------------------------------------------------------------------------

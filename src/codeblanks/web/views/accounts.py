@@ -4,8 +4,10 @@ onto the account (``services.learner_claim``) the moment they sign up or log in.
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import login, logout
@@ -17,15 +19,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from codeblanks.web import services
+from codeblanks.web import quotas, services
 from codeblanks.web.account_forms import (
     DeleteAccountForm,
     EmailForm,
     PasswordChangeForm,
+    PasswordResetForm,
     SetPasswordForm,
     SignupForm,
 )
 from codeblanks.web.learners import SESSION_KEY, anon_key_from_session
+from codeblanks.web.views.common import client_address
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -152,10 +156,65 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
     template_name = "accounts/password_change_done.html"
 
 
+RESETS_PER_ADDRESS = 10  # password-reset requests per client address per hour
+RESETS_PER_EMAIL = 3  # per e-mail address asked for per hour, whether it has an account or not
+HOUR = 3600
+
+
+def reset_refusal(request, email: str) -> str | None:
+    """Why this reset request is refused (too many this hour from the address, or for the
+    e-mail address), or None. Both are counted every time, for addresses with an account and
+    without alike, so the answer says nothing about which it is."""
+    mailbox = hashlib.sha256(email.strip().lower().encode()).hexdigest()[:32]
+    by_address = quotas.window_count(f"resets:from:{client_address(request)}", HOUR)
+    by_email = quotas.window_count(f"resets:to:{mailbox}", HOUR)
+    if (by_address or 0) <= RESETS_PER_ADDRESS and (by_email or 0) <= RESETS_PER_EMAIL:
+        return None
+    return _(
+        "Too many password-reset requests this hour, from your address or for this e-mail "
+        "address; no link was sent. Try again in %(wait)s."
+    ) % {"wait": _in_words(quotas.window_left(HOUR))}
+
+
 class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, with three changes: the link in the message is built from CODEBLANKS_SITE_URL,
+    never from the request's Host (no site URL: no reset by e-mail, said in words); requests
+    are throttled per address and per e-mail address (``reset_refusal``); and the message goes
+    out after the answer (``PasswordResetForm``)."""
+
+    form_class = PasswordResetForm
     template_name = "accounts/password_reset_form.html"
     subject_template_name = "accounts/password_reset_subject.txt"
     email_template_name = "accounts/password_reset_email.txt"
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "reset_off": not _site_url()}
+
+    def post(self, request, *args, **kwargs):
+        if not _site_url():
+            return self.render_to_response(self.get_context_data(), status=503)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        refusal = reset_refusal(self.request, form.cleaned_data["email"])
+        if refusal:
+            form.add_error(None, refusal)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        site = urlsplit(_site_url())
+        form.save(
+            domain_override=site.netloc,
+            use_https=site.scheme == "https",
+            token_generator=self.token_generator,
+            from_email=self.from_email,
+            email_template_name=self.email_template_name,
+            subject_template_name=self.subject_template_name,
+            request=self.request,
+        )
+        return redirect(self.get_success_url())
+
+
+def _site_url() -> str:
+    return settings.CODEBLANKS.site_url
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.http import Http404, HttpRequest
 
 from codeblanks.content.model import Lesson
 from codeblanks.web import selectors
+from codeblanks.web.learners import TooManyLearners
 
 
 def lesson_or_404(lesson_id: str) -> Lesson:
@@ -19,3 +23,29 @@ def client_address(request: HttpRequest) -> str:
     """The client's IP address, as the server saw it (behind a trusted proxy, uvicorn already
     put the forwarded address here; see CODEBLANKS_FORWARDED_ALLOW_IPS)."""
     return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+def new_learner_limited(view):
+    """For a view that may start an anonymous learner (``learner_from_request(create=True)``):
+    ``TooManyLearners`` becomes the 429 page (or htmx partial) in words."""
+    from codeblanks.web.views.pages import too_many_learners
+
+    if iscoroutinefunction(view):
+
+        @functools.wraps(view)
+        async def limited_async(request, *args, **kwargs):
+            try:
+                return await view(request, *args, **kwargs)
+            except TooManyLearners:
+                return await sync_to_async(too_many_learners)(request)
+
+        return limited_async
+
+    @functools.wraps(view)
+    def limited(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except TooManyLearners:
+            return too_many_learners(request)
+
+    return limited

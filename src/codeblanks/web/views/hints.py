@@ -20,12 +20,13 @@ from codeblanks.grading import Grade
 from codeblanks.web import selectors, services
 from codeblanks.web.learners import learner_from_request
 from codeblanks.web.questions import question_get
-from codeblanks.web.views.common import lesson_or_404
+from codeblanks.web.views.common import lesson_or_404, new_learner_limited
 
 HINTS = "codeblanks/partials/hints.html"
 
 
 @require_POST
+@new_learner_limited
 def lesson_hint(request, lesson_id: str):
     """Reveal the next hint of the exercise (the count only grows)."""
     lesson = lesson_or_404(lesson_id)
@@ -41,6 +42,7 @@ def lesson_hint(request, lesson_id: str):
 
 
 @require_POST
+@new_learner_limited
 def question_hint(request, lesson_id: str, question_id: str):
     """Reveal the next hint of one question."""
     lesson = lesson_or_404(lesson_id)

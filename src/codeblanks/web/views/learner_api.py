@@ -16,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from codeblanks.content.model import MatchQuestion
 from codeblanks.content.public import lesson_public, match_picks, question_review
 from codeblanks.web import selectors, services
-from codeblanks.web.questions import BadAnswer, question_get
+from codeblanks.web.questions import BadAnswer, keepable, question_get
 from codeblanks.web.views.api import bearer, error, json_body, method_refusal, refused
 from codeblanks.web.views.common import client_address
 
@@ -116,7 +116,7 @@ def _answer(question, data):
             raise BadAnswer(
                 _("Keep the answer under %(count)s characters.") % {"count": MAX_BLANK_CHARS}
             )
-        return answer.strip()
+        return keepable(answer.strip())
     count = len(question.pairs)
     if not (
         isinstance(answer, list)

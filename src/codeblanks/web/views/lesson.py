@@ -15,7 +15,7 @@ from codeblanks.web import selectors, services
 from codeblanks.web.learners import learner_from_request
 from codeblanks.web.outcome import present
 from codeblanks.web.questions import BadAnswer, parse_answer, question_get, question_view
-from codeblanks.web.views.common import client_address, lesson_or_404
+from codeblanks.web.views.common import client_address, lesson_or_404, new_learner_limited
 from codeblanks.web.views.hints import escalate
 
 LESSON = "codeblanks/lesson.html"
@@ -48,6 +48,7 @@ def lesson_review(request, lesson_id: str):
 
 
 @require_POST
+@new_learner_limited
 async def lesson_run(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
     code = request.POST.get("code")
@@ -80,6 +81,7 @@ async def lesson_run(request, lesson_id: str):
 
 
 @require_POST
+@new_learner_limited
 def lesson_reset(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
     services.code_reset(learner=learner_from_request(request, create=True), lesson=lesson)
@@ -89,6 +91,7 @@ def lesson_reset(request, lesson_id: str):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@new_learner_limited
 def lesson_solution(request, lesson_id: str):
     """GET asks for confirmation (the page without JavaScript); POST reveals and records it."""
     lesson = lesson_or_404(lesson_id)
@@ -101,6 +104,7 @@ def lesson_solution(request, lesson_id: str):
 
 
 @require_POST
+@new_learner_limited
 async def question_answer(request, lesson_id: str, question_id: str):
     lesson = lesson_or_404(lesson_id)
     question = question_get(lesson.questions, question_id)

@@ -92,6 +92,22 @@ def bad_request(request, exception=None):
     )
 
 
+def too_many_learners(request):
+    """A visitor without a learner yet, from an address that started its share of them this
+    hour (CODEBLANKS_NEW_LEARNERS_PER_HOUR): nothing was kept or run."""
+    return _refused(
+        request,
+        429,
+        _("Too many new visitors"),
+        _(
+            "Your address has started %(count)s new learners this hour, the most we keep, so "
+            "this was neither saved nor run. Allow this site's cookie (it is how we know you), "
+            "log in, or try again within the hour."
+        )
+        % {"count": settings.CODEBLANKS.new_learners_per_hour},
+    )
+
+
 def body_refused(request, refusal):
     """A body ``codeblanks.web.bodies`` refused before reading it (too large, or too slow)."""
     config = settings.CODEBLANKS

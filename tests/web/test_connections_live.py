@@ -1,0 +1,137 @@
+"""Issue 19, item 7 against the real thing: ``codeblanks serve`` (uvicorn) in a process of its
+own, held up over raw sockets as an attacker would. Connections that never finish a request
+head are closed after ``CODEBLANKS_HEAD_TIMEOUT``; one address holds at most
+``CODEBLANKS_CONNECTIONS_PER_ADDRESS``; a client from elsewhere is served meanwhile. The waits
+are deadlines for the server to act, never measurements of how fast it does."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .test_live_server import _free_port
+
+DEADLINE = 60.0  # seconds the server is given to do what it must; it needs a fraction of that
+HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+ELSEWHERE = "127.0.0.2"  # the whole of 127/8 is this machine: another client address
+
+
+@contextlib.contextmanager
+def serving(tmp: Path, **env_vars: str):
+    port = _free_port()
+    env = {**os.environ, "CODEBLANKS_DATA_DIR": str(tmp), **env_vars}
+    for name in (
+        "CODEBLANKS_DATABASE_URL",
+        "CODEBLANKS_FORWARDED_ALLOW_IPS",
+        "DJANGO_SETTINGS_MODULE",
+    ):
+        env.pop(name, None)
+    cli = Path(sys.executable).with_name("codeblanks")
+    proc = subprocess.Popen(
+        [str(cli), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while _healthz(port) != 200:
+            if proc.poll() is not None:
+                pytest.fail(proc.stdout.read())
+            if time.monotonic() > deadline:
+                pytest.fail("codeblanks serve did not start")
+            time.sleep(0.2)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _healthz(port: int, source: str = "127.0.0.1") -> int | None:
+    """The status of GET /healthz from ``source``, or None when no answer came."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), 10, (source, 0)) as s:
+            s.sendall(HEALTHZ)
+            answer = _until_closed(s)
+    except OSError:
+        return None
+    return int(answer[9:12]) if answer.startswith(b"HTTP/1.1 ") else None
+
+
+def _until_closed(s: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (within DEADLINE)."""
+    s.settimeout(DEADLINE)
+    answer = b""
+    while chunk := s.recv(65536):
+        answer += chunk
+    return answer
+
+
+def _connect(port: int) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=DEADLINE)
+
+
+def test_unfinished_heads_and_silent_connections_are_closed(tmp_path):
+    with serving(
+        tmp_path, CODEBLANKS_HEAD_TIMEOUT="1", CODEBLANKS_CONNECTIONS_PER_ADDRESS="0"
+    ) as port:
+        half = [_connect(port) for _ in range(40)]
+        for s in half:
+            s.sendall(HALF_HEAD)
+        silent = [_connect(port) for _ in range(40)]
+        assert _healthz(port, ELSEWHERE) == 200  # a fresh client is served meanwhile
+        for s in half:
+            answer = _until_closed(s)  # before the fix: no answer, ever (TimeoutError)
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
+            assert b"did not arrive in time" in answer
+        for s in silent:
+            assert _until_closed(s) == b""  # closed without a word: nothing was asked
+        for s in half + silent:
+            s.close()
+        assert _healthz(port) == 200
+
+
+def test_after_an_answer_the_next_head_gets_a_deadline_too(tmp_path):
+    """uvicorn's keep-alive timer stops at the first byte of the next request: a head begun
+    after an answer and never finished held the connection for ever."""
+    with serving(tmp_path, CODEBLANKS_HEAD_TIMEOUT="1") as port, _connect(port) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        first = b""
+        while not first.endswith(b"}"):  # the health answer is one JSON object
+            first += s.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200"), first[:100]
+        s.sendall(HALF_HEAD)
+        answer = _until_closed(s)  # before the fix: TimeoutError
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
+
+
+def test_one_address_holds_at_most_its_share_of_connections(tmp_path):
+    cap = 8
+    with serving(
+        tmp_path,
+        CODEBLANKS_HEAD_TIMEOUT="600",  # nothing is closed for being slow during this test
+        CODEBLANKS_CONNECTIONS_PER_ADDRESS=str(cap),
+    ) as port:
+        held = [_connect(port) for _ in range(cap + 1)]
+        ready, _, _ = select.select(held, [], [], DEADLINE)
+        assert len(ready) == 1, "exactly one connection over the cap is answered at once"
+        (refused,) = ready
+        answer = _until_closed(refused)
+        assert answer.startswith(b"HTTP/1.1 503") and b"Too many connections" in answer
+        assert _healthz(port, ELSEWHERE) == 200  # the cap is per address
+        for s in held:
+            s.close()
+        deadline = time.monotonic() + DEADLINE  # the server notices the closes soon after
+        while _healthz(port) != 200:
+            assert time.monotonic() < deadline, "the address was never let in again"
+            time.sleep(0.1)
