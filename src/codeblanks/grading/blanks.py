@@ -373,6 +373,8 @@ def _difference(name: str, got: Any, expected: Any, label: str | None) -> list[s
     numbers = got.dtype.kind in "biufc" and expected.dtype.kind in "biufc"
     if not problems or got.shape != expected.shape or not numbers:
         return problems[:1]  # equal, or different shapes or kinds: said in shapes and types
+    if got.ndim == 0:  # a single number has no shape worth naming
+        return [_("{name} is not the expected value.").format(name=who)]
     return [
         _("{name} has the right shape {shape}, but different values.").format(
             name=who, shape=tuple(got.shape)
