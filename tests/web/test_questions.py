@@ -1,8 +1,8 @@
 """Questions in solve mode: each kind answered, judged at once, kept, and retried."""
 
-import pytest
-
 import re
+
+import pytest
 
 from codeblanks.content.public import meaning_order, option_order
 from codeblanks.web.learners import SESSION_KEY
