@@ -30,7 +30,7 @@ scores = Q @ K.swapaxes(1, 2) / np.sqrt(d_k)  # (B, L, L), yığınlar dersindek
 
 pad = np.arange(L)[None, :] >= lengths[:, None]  # (B, L): b dizisinin j. belirteci dolguysa True
 mask = pad[:, None, :]  # (B, 1, L): her sorgu satırında aynı anahtarlar engellenir
-scores = np.where(mask, -np.inf, scores)
+scores = np.where(mask, np.finfo(scores.dtype).min, scores)  # engellenen: en küçük sayı
 A = softmax(scores, eksen=-1)
 Y = A @ V  # (B, L, d_v)
 

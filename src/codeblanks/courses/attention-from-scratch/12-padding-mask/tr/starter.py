@@ -31,7 +31,7 @@ scores = Q @ K.swapaxes(1, 2) / np.sqrt(d_k)  # (B, L, L), yığınlar dersindek
 # buraya yaz: her ____ boşluğunu doldur.
 pad = ____  # (B, L): b dizisinin j. belirteci dolguysa True (konumları uzunluklarla karşılaştır)
 mask = ____  # pad, her satırda anahtarları (skorların son ekseni) engelleyecek biçimde
-scores = ____  # aynı skorlar; maskenin True olduğu her yerde -inf
+scores = ____  # aynı skorlar; maskenin True olduğu her yerde np.finfo(scores.dtype).min
 A = ____  # anahtarlar üzerinde softmax
 Y = ____  # (B, L, d_v)
 
