@@ -120,11 +120,12 @@ def test_lessons_are_taken_in_the_language_asked_for(capsys):
 
 
 def test_grade_against_the_turkish_version(tmp_path, capsys):
-    """The Turkish solution (its own program, with `eksen` and `skor`) is correct in Turkish."""
+    """The Turkish solution (its own program: Turkish comments, the code names as in every
+    lesson, `axis` and `scores`) is correct in Turkish."""
     from codeblanks.content import catalog
 
     solution = catalog().lesson("query-key-value").in_language("tr").exercise.solution
-    assert "skor = Q @ K.T" in solution
+    assert "scores = Q @ K.T" in solution and "# " in solution
     program = tmp_path / "model.py"
     program.write_text(solution)
     assert main(["grade", "query-key-value", str(program), "--lang", "tr"]) == 0
@@ -158,6 +159,28 @@ def test_learn_in_turkish(learner_home, capsys):
     assert "Takıldınız mı? `codeblanks learn hint` bir sonraki ipucunu verir." in out
     assert main(["learn", "hint", "w", "--lang", "tr"]) == 0
     assert "İpucu 1/" in capsys.readouterr().out
+
+
+def test_a_lesson_folder_keeps_its_language_and_names_everything_in_it(learner_home, capsys):
+    """Started with --lang tr, the folder's later commands speak Turkish without it, and no
+    English is left: the level, the course, the name of the given data."""
+    assert main(["learn", "start", "query-key-value", "w", "--lang", "tr"]) == 0
+    out = capsys.readouterr().out
+    assert "Sorgu, Anahtar, Değer (Uzman)" in out and "Expert" not in out
+    readme = (learner_home / "w" / "README.md").read_text()
+    assert readme.splitlines()[2].startswith("*Uzman · Sıfırdan dikkat*"), readme[:200]
+    assert json.loads((learner_home / "w" / ".codeblanks.json").read_text())["language"] == "tr"
+    assert main(["learn", "test", "w"]) == 1  # no --lang: the folder's own
+    out = capsys.readouterr().out
+    assert "Programınız bir hatayla durdu." in out and "görünen veriler" in out
+    assert "visible" not in out
+    assert main(["learn", "hint", "w"]) == 0
+    assert "İpucu 1/" in capsys.readouterr().out
+    assert main(["learn", "hint", "w", "--lang", "en"]) == 0  # --lang still wins
+    assert "Hint 2 of" in capsys.readouterr().out
+    assert main(["learn", "lessons", "--lang", "tr"]) == 0
+    out = capsys.readouterr().out
+    assert "Uzman" in out and "Expert" not in out
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):

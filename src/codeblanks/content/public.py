@@ -57,12 +57,13 @@ def lesson_entry(lesson: Lesson) -> dict[str, Any]:
     }
 
 
-def lesson_public(lesson: Lesson, seed: str = "") -> dict[str, Any]:
+def lesson_public(lesson: Lesson, seed: str = "", course_title: str = "") -> dict[str, Any]:
     """Everything a learner needs to do the lesson elsewhere than in the browser (choices in
-    ``option_order`` for ``seed``)."""
+    ``option_order`` for ``seed``; ``course_title`` in the lesson's language)."""
     ex = lesson.exercise
     return {
         **lesson_entry(lesson),
+        "course_title": course_title or lesson.course_id,
         "filename": ex.filename,
         "explanation": lesson.explanation_md,
         "task": ex.task_md,

@@ -157,8 +157,10 @@ class LocalBackend:
     def _find(self, lesson_id: str):
         """The lesson as a learner of the current language takes it."""
         from codeblanks.cli.grade import find_lesson
+        from codeblanks.content import catalog
 
-        return find_lesson(lesson_id).in_language(i18n.current())
+        found = find_lesson(lesson_id)  # through the course, so its level has its name too
+        return catalog().in_language(i18n.current()).lesson(found.id) or found
 
     @property
     def seed(self) -> str:
@@ -212,8 +214,7 @@ class LocalBackend:
 
         data = self._progress()
         rows = []
-        for lesson in catalog().lessons():
-            lesson = lesson.in_language(i18n.current())
+        for lesson in catalog().in_language(i18n.current()).lessons():
             mine = data.get(lesson.uuid, {})
             rows.append(
                 {
@@ -230,9 +231,12 @@ class LocalBackend:
         return rows
 
     def lesson(self, lesson_id: str) -> dict[str, Any]:
+        from codeblanks.content import catalog
         from codeblanks.content.public import lesson_public
 
-        return lesson_public(self._find(lesson_id), self.seed)
+        lesson = self._find(lesson_id)
+        course = catalog().in_language(i18n.current()).course(lesson.course_id)
+        return lesson_public(lesson, self.seed, course.title if course else "")
 
     def grade(self, lesson_id: str, code: str) -> dict[str, Any]:
         from codeblanks.grading import grade

@@ -71,7 +71,8 @@ def _seed(who) -> str:
 
 @learner_endpoint("GET")
 async def lesson(request, found, who):
-    return JsonResponse(lesson_public(found, _seed(who)))
+    course = selectors.course_get(found.course_id)
+    return JsonResponse(lesson_public(found, _seed(who), course.title if course else ""))
 
 
 @learner_endpoint("POST")

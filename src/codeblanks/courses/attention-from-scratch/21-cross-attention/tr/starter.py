@@ -1,12 +1,12 @@
 import numpy as np
 
 
-def softmax(z, eksen):
+def softmax(z, axis):
     """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
     böylece taşma olmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Yazılmakta olan cümlenin iki belirteci (bunlar sorar), okunan cümlenin üç belirteci (bunlar
