@@ -66,7 +66,7 @@ def test_the_course_in_turkish_solved_and_answered(site, page, width):
     card = page.locator(f"#q-{match.id}")
     order = meaning_order(match)
     for i, select in enumerate(card.locator("select").all()):
-        select.select_option(index=order.index(i) + 1)  # option 0 is "Bir anlam seçin…"
+        select.select_option(index=order.index(i) + 1)  # option 0 is "Bir anlam seç…"
     card.get_by_role("button", name="Denetle").click()
     expect(card.locator(".q-feedback")).to_contain_text("Doğru.")
     assert axe_violations(page) == []
@@ -114,7 +114,7 @@ def test_an_unfilled_blank_is_named_in_turkish(site, page):
     page.goto(f"{site}/lessons/{first.id}/?lang=tr")
     expect(page.locator(".cb-editor .cm-content")).to_be_visible()
     assert editor_text(page) == first.exercise.starter
-    expect(page.locator(".cb-blank").first).to_have_attribute("title", "Burayı doldurun")
+    expect(page.locator(".cb-blank").first).to_have_attribute("title", "Burayı doldur")
     page.get_by_role("button", name="Çalıştır", exact=True).click()  # the starter, unchanged
     # the first blank in code (the comment above it that mentions ____ is not one)
     lines = first.exercise.starter.splitlines()
