@@ -1,5 +1,5 @@
 """A Turkish-speaking learner in Chromium, at desktop and phone widths: the home page and the QKV
-lesson in Turkish (its Turkish code with `eksen`, `skor` and `# buraya yaz`), solved and its
+lesson in Turkish (its Turkish comments and `# buraya yaz`, the code names as in every lesson), solved and its
 questions answered in Turkish, and the switch between languages keeping code and progress."""
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ def test_the_course_in_turkish_solved_and_answered(site, page, width):
     expect(page.locator("h1")).to_have_text("Sorgu, Anahtar, Değer")
     expect(page.locator(".cb-editor .cm-content")).to_be_visible()
     assert editor_text(page) == turkish().exercise.starter
-    assert "def softmax(z, eksen):" in editor_text(page) and "# buraya yaz" in editor_text(page)
+    assert "def softmax(z, axis):" in editor_text(page) and "# buraya yaz" in editor_text(page)
     assert overflow(page) is None
     assert axe_violations(page) == []
 
     # a first try that forgot the softmax's axis: Turkish feedback, with the lesson's nudge
-    set_code(page, turkish().exercise.solution.replace("eksen=1", "eksen=0"))
+    set_code(page, turkish().exercise.solution.replace("axis=1", "axis=0"))
     page.get_by_role("button", name="Çalıştır", exact=True).click()
     expect(page.locator("#result")).to_contain_text("her satırın toplamı 1")
     set_code(page, turkish().exercise.solution)

@@ -2,7 +2,7 @@ import numpy as np
 
 
 def softmax(z, axis):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
     kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
     return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)

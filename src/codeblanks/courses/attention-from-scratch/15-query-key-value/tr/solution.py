@@ -2,7 +2,7 @@ import numpy as np
 
 
 def softmax(z, axis):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (maksimumu çıkarır, taşmaz)."""
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (maksimumu çıkarır, taşmaz)."""
     kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
     return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)

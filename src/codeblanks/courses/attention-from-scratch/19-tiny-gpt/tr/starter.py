@@ -2,7 +2,7 @@ import numpy as np
 
 
 def softmax(z, axis):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
     böylece taşma olmaz)."""
     kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
