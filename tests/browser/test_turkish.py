@@ -1,6 +1,7 @@
 """A Turkish-speaking learner in Chromium, at desktop and phone widths: the home page and the QKV
 lesson in Turkish (its Turkish comments and `# buraya yaz`, the code names as in every
-lesson), solved and its questions answered in Turkish, and the switch between languages keeping code and progress."""
+lesson), solved and its questions answered in Turkish, and the switch between languages keeping
+code and progress."""
 
 from __future__ import annotations
 
