@@ -111,7 +111,7 @@ def test_lessons_are_taken_in_the_language_asked_for(capsys):
     assert main(["lessons", "--lang", "tr"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert any(
-        line.startswith("query-key-value ") and "Uzman" in line and "Sorgu, Anahtar, Değer" in line
+        line.startswith("query-key-value ") and "Orta" in line and "Sorgu, Anahtar, Değer" in line
         for line in lines
     ), lines
     assert main(["lessons"]) == 0
@@ -166,9 +166,9 @@ def test_a_lesson_folder_keeps_its_language_and_names_everything_in_it(learner_h
     English is left: the level, the course, the name of the given data."""
     assert main(["learn", "start", "query-key-value", "w", "--lang", "tr"]) == 0
     out = capsys.readouterr().out
-    assert "Sorgu, Anahtar, Değer (Uzman)" in out and "Expert" not in out
+    assert "Sorgu, Anahtar, Değer (Orta)" in out and "Intermediate" not in out
     readme = (learner_home / "w" / "README.md").read_text()
-    assert readme.splitlines()[2].startswith("*Uzman · Sıfırdan dikkat*"), readme[:200]
+    assert readme.splitlines()[2].startswith("*Orta · Sıfırdan dikkat*"), readme[:200]
     assert json.loads((learner_home / "w" / ".codeblanks.json").read_text())["language"] == "tr"
     assert main(["learn", "test", "w"]) == 1  # no --lang: the folder's own
     out = capsys.readouterr().out
@@ -180,7 +180,7 @@ def test_a_lesson_folder_keeps_its_language_and_names_everything_in_it(learner_h
     assert "Hint 2 of" in capsys.readouterr().out
     assert main(["learn", "lessons", "--lang", "tr"]) == 0
     out = capsys.readouterr().out
-    assert "Uzman" in out and "Expert" not in out
+    assert "Uzman" in out and "Expert" not in out and "Intermediate" not in out
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):

@@ -31,7 +31,7 @@ def test_the_lesson_page_in_turkish_is_the_turkish_lesson(client):
     page = client.get(f"/lessons/{QKV}/?lang=tr").content.decode()
     assert '<html lang="tr">' in page
     assert "<h1>Sorgu, Anahtar, Değer</h1>" in page or "Sorgu, Anahtar, Değer</h1>" in page
-    assert "Uzman" in page  # the level's name in Turkish
+    assert "Orta" in page  # the level's name in Turkish
     assert "def softmax(z, axis):" in page and "# buraya yaz" in page  # the starter
     assert "scores = Q @ " in page  # the blank question's line, its code names as in English
     english = client.get(f"/lessons/{QKV}/?lang=en").content.decode()
@@ -51,8 +51,8 @@ def test_the_api_lists_the_lessons_in_the_language_asked_for():
     assert (row["language"], row["title"], row["level"], row["level_name"]) == (
         "tr",
         "Sorgu, Anahtar, Değer",
-        "Expert",  # the key stays; the name is the language's
-        "Uzman",
+        "Intermediate",  # the key stays; the name is the language's
+        "Orta",
     )
     assert "# buraya yaz" in row["starter"]
     r = call("GET", "/api/lessons", headers=[(b"accept-language", b"en-GB,en;q=0.9")])

@@ -16,7 +16,7 @@ W_k = np.eye(4)[:, 1:3]  # bir anahtar 1. ve 2. öznitelikleri okur
 W_v = np.eye(4)  # bir değer dört özniteliğin hepsini olduğu gibi geçirir
 
 Q = X @ W_q  # (n, d_k): her belirtecin aradığı şey
-K = X @ W_k  # (n, d_k): her belirtecin kendisini buldurduğu şey
+K = X @ W_k  # (n, d_k): her belirtecin kendini nasıl tanıttığı (onu bulduran şey)
 V = X @ W_v  # (n, d_v): her belirtecin aktardığı şey
 scores = Q @ K.T  # (n, n): i. sorgu ile j. anahtar
 A = softmax(scores, axis=1)  # her satır: bir belirtecin tüm belirteçlere verdiği ağırlıklar

@@ -18,7 +18,7 @@ def layer_norm(x, gamma, beta, eps=1e-5):
 
 
 def causal_self_attention(x, W_q, W_k, W_v, W_o, n_heads):
-    """Hiçbir belirtecin sonrakine bakmadığı çok başlı dikkat: (n, d_model) -> (n, d_model)."""
+    """Hiçbir belirtecin kendinden sonraki belirteçlere bakmadığı çok başlı dikkat: (n, d_model) -> (n, d_model)."""
     n, d_model = x.shape
     d_head = d_model // n_heads
     Qh = (x @ W_q).reshape(n, n_heads, d_head).transpose(1, 0, 2)
@@ -53,7 +53,7 @@ beta1 = np.zeros(4)
 gamma2 = np.array([1.0, 0.5, 2.0, 1.0])
 beta2 = np.array([0.0, 0.1, 0.0, -0.1])
 
-# buraya yaz: her ____ yerine kodunu yaz (ön-norm: her alt katmana girerken normalleştir).
+# buraya yaz: her ____ yerine kendi kodunu koy (ön-norm: her alt katmana girerken normalleştir).
 H = ____  # X artı, normalleştirilmiş X'in (gamma1, beta1) nedensel öz-dikkati
 Y = ____  # H artı, normalleştirilmiş H'nin (gamma2, beta2) ileri beslemeli bloğu
 

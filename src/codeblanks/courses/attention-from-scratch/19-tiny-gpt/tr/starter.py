@@ -18,7 +18,7 @@ def layer_norm(x, gamma, beta, eps=1e-5):
 
 
 def causal_self_attention(x, W_q, W_k, W_v, W_o, n_heads):
-    """Hiçbir belirtecin sonrakine bakmadığı çok başlı dikkat: (n, d_model) -> (n, d_model)."""
+    """Hiçbir belirtecin kendinden sonraki belirteçlere bakmadığı çok başlı dikkat: (n, d_model) -> (n, d_model)."""
     n, d_model = x.shape
     d_head = d_model // n_heads
     Qh = (x @ W_q).reshape(n, n_heads, d_head).transpose(1, 0, 2)
@@ -73,7 +73,7 @@ gamma_f = np.ones(4)  # son katman normalleştirmesi
 beta_f = np.zeros(4)
 
 n = len(ids)
-# buraya yaz: her ____ yerine kodunu yaz.
+# buraya yaz: her ____ yerine kendi kodunu koy.
 X = ____  # (n, d_model): her belirtecin gömmesi artı, konumunun gömmesi
 R = X  # artık akışı
 for p in blocks:

@@ -19,7 +19,7 @@ W_q = np.eye(4)
 W_k = np.eye(4)
 W_v = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]])
 
-# buraya yaz: her ____ yerine kodunu yaz.
+# buraya yaz: her ____ yerine kendi kodunu koy.
 Q = ____  # (n_q, d_k): yazılmakta olan belirteç başına bir sorgu
 K = ____  # (n_kv, d_k): okunan belirteç başına bir anahtar
 V = ____  # (n_kv, d_v): okunan belirteç başına bir değer
