@@ -42,3 +42,12 @@ def test_an_answer_by_shown_position_is_the_option_shown_there():
             assert q.options[choice_pick(q, "anon:ff", position)] == text
         assert choice_pick(q, "anon:ff", len(q.options)) == -1
         assert choice_pick(q, "anon:ff", -1) == -1
+
+
+def test_the_built_in_course_gives_no_answer_away():
+    """No answer position or longest option over 40 %, no explanation that holds the exercise
+    (content.W004-W006): what `codeblanks check` warns about is fixed in the course itself."""
+    from codeblanks.content.giveaways import giveaways
+
+    for course in catalog().courses:
+        assert giveaways(course) == [], [str(p) for p in giveaways(course)]
