@@ -167,7 +167,7 @@ def answer_every_question(page, lesson):
     for q in lesson.questions:
         card = page.locator(f"#q-{q.id}")
         if q.kind == "choice":
-            card.locator("input[type=radio]").nth(q.answer).check()
+            card.locator(f'input[type=radio][value="{q.answer}"]').check()
         elif q.kind == "blank":
             card.locator("input[name=blank]").fill(q.answer)
         elif q.kind == "match":

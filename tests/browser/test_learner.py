@@ -74,10 +74,13 @@ def test_each_question_kind_by_keyboard_then_review(site, page):
     # The swapped-in verdict takes the focus once htmx has settled; only then move on, or the
     # next key press can land on the verdict instead of the radio button (a race seen in CI).
     expect(page.locator(f"#q-{qs['choice'].id} .q-feedback > p")).to_be_focused()
-    page.locator(f"#q-{qs['choice'].id} input[type=radio]").first.focus()
-    if qs["choice"].answer == 0:
+    radios = page.locator(f"#q-{qs['choice'].id} input[type=radio]")
+    shown = radios.evaluate_all("els => els.map(e => e.value)")  # the learner's own order
+    place = shown.index(str(qs["choice"].answer))
+    radios.first.focus()
+    if place == 0:
         page.keyboard.press("Space")
-    for _ in range(qs["choice"].answer):
+    for _ in range(place):
         page.keyboard.press("ArrowDown")
     page.keyboard.press("Tab")  # a radio group is one tab stop: next is Check
     page.keyboard.press("Enter")

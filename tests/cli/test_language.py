@@ -63,7 +63,7 @@ def test_grade_in_turkish_through_the_console_script(tiny, wrong):
     assert lines[0].startswith("yanlış (") and " ms" in lines[0], lines[0]
     assert "  - Çıktı beklenen çıktıdan farklı." in lines
     assert "-5" in lines and "+6" in lines
-    assert "--- beklenen" in lines and "+++ sizin çıktınız" in lines
+    assert "--- beklenen" in lines and "+++ senin çıktın" in lines
 
 
 def test_grade_takes_the_language_from_the_environment(tiny, wrong):
@@ -86,7 +86,7 @@ def test_grade_via_main_in_turkish(tiny, wrong, capsys):
 
 def test_a_usage_error_in_turkish(tiny, capsys):
     assert main(["grade", "sum-tw", "nowhere.py", "--lang", "tr"]) == 2
-    assert "bilinmeyen ders 'sum-tw'; şunu mu demek istediniz: sum-two?" in capsys.readouterr().err
+    assert "bilinmeyen ders 'sum-tw'; şunu mu demek istedin: sum-two?" in capsys.readouterr().err
 
 
 def test_an_unknown_language_is_a_usage_error(capsys):
@@ -111,7 +111,7 @@ def test_lessons_are_taken_in_the_language_asked_for(capsys):
     assert main(["lessons", "--lang", "tr"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert any(
-        line.startswith("query-key-value ") and "Uzman" in line and "Sorgu, Anahtar, Değer" in line
+        line.startswith("query-key-value ") and "Orta" in line and "Sorgu, Anahtar, Değer" in line
         for line in lines
     ), lines
     assert main(["lessons"]) == 0
@@ -120,11 +120,12 @@ def test_lessons_are_taken_in_the_language_asked_for(capsys):
 
 
 def test_grade_against_the_turkish_version(tmp_path, capsys):
-    """The Turkish solution (its own program, with `eksen` and `skor`) is correct in Turkish."""
+    """The Turkish solution (its own program: Turkish comments, the code names as in every
+    lesson, `axis` and `scores`) is correct in Turkish."""
     from codeblanks.content import catalog
 
     solution = catalog().lesson("query-key-value").in_language("tr").exercise.solution
-    assert "skor = Q @ K.T" in solution
+    assert "scores = Q @ K.T" in solution and "# " in solution
     program = tmp_path / "model.py"
     program.write_text(solution)
     assert main(["grade", "query-key-value", str(program), "--lang", "tr"]) == 0
@@ -149,15 +150,37 @@ def learner_home(tmp_path, monkeypatch):
 def test_learn_in_turkish(learner_home, capsys):
     assert main(["learn", "start", "query-key-value", "w", "--lang", "tr"]) == 0
     out = capsys.readouterr().out
-    assert "konu anlatımı ve göreviniz" in out and "alıştırma dosyanız, yazıldı" in out
+    assert "konu anlatımı ve görevin" in out and "alıştırma dosyan, yazıldı" in out
     readme = (learner_home / "w" / "README.md").read_text()
-    assert "## Göreviniz" in readme and "## Ne yapmalı" in readme
+    assert "## Görevin" in readme and "## Ne yapmalı" in readme
     assert main(["learn", "test", "w", "--lang", "tr"]) == 1
     out = capsys.readouterr().out
-    assert "Programınız bir hatayla durdu." in out
-    assert "Takıldınız mı? `codeblanks learn hint` bir sonraki ipucunu verir." in out
+    assert "Programın bir hatayla durdu." in out
+    assert "Takıldın mı? `codeblanks learn hint` bir sonraki ipucunu verir." in out
     assert main(["learn", "hint", "w", "--lang", "tr"]) == 0
     assert "İpucu 1/" in capsys.readouterr().out
+
+
+def test_a_lesson_folder_keeps_its_language_and_names_everything_in_it(learner_home, capsys):
+    """Started with --lang tr, the folder's later commands speak Turkish without it, and no
+    English is left: the level, the course, the name of the given data."""
+    assert main(["learn", "start", "query-key-value", "w", "--lang", "tr"]) == 0
+    out = capsys.readouterr().out
+    assert "Sorgu, Anahtar, Değer (Orta)" in out and "Intermediate" not in out
+    readme = (learner_home / "w" / "README.md").read_text()
+    assert readme.splitlines()[2].startswith("*Orta · Sıfırdan dikkat*"), readme[:200]
+    assert json.loads((learner_home / "w" / ".codeblanks.json").read_text())["language"] == "tr"
+    assert main(["learn", "test", "w"]) == 1  # no --lang: the folder's own
+    out = capsys.readouterr().out
+    assert "Programın bir hatayla durdu." in out and "görünen veriler" in out
+    assert "visible" not in out
+    assert main(["learn", "hint", "w"]) == 0
+    assert "İpucu 1/" in capsys.readouterr().out
+    assert main(["learn", "hint", "w", "--lang", "en"]) == 0  # --lang still wins
+    assert "Hint 2 of" in capsys.readouterr().out
+    assert main(["learn", "lessons", "--lang", "tr"]) == 0
+    out = capsys.readouterr().out
+    assert "Uzman" in out and "Expert" not in out and "Intermediate" not in out
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):

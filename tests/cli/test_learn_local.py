@@ -86,13 +86,15 @@ def test_hints_come_one_at_a_time_and_end(learner_home, capsys):
 def test_the_quiz_takes_answers_from_standard_input(learner_home):
     """As a person would at a prompt (here through a pipe): right answers to every question."""
     main(["learn", "start", QKV, "q"])
+    from codeblanks.cli.learn.backends import LocalBackend
     from codeblanks.content.model import BlankQuestion, ChoiceQuestion
-    from codeblanks.content.public import meaning_order
+    from codeblanks.content.public import meaning_order, option_order
 
+    seed = LocalBackend().seed  # this machine's, as the quiz below reads it
     lines = []
     for q in lesson().questions:
         if isinstance(q, ChoiceQuestion):
-            lines.append(str(q.answer + 1))
+            lines.append(str(option_order(q, seed).index(q.answer) + 1))
         elif isinstance(q, BlankQuestion):
             lines.append(q.answer)
         else:
@@ -159,3 +161,23 @@ def test_learn_help_imports_nothing_heavy():
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_quiz_shows_choices_in_this_machines_own_order(learner_home):
+    """Not the author's order: a seed made once on this machine shuffles them, the same at
+    every quiz, and an answer typed as the number shown is judged as that option."""
+    from codeblanks.cli.learn.backends import LocalBackend
+    from codeblanks.content.model import ChoiceQuestion
+
+    backend = LocalBackend()
+    seed = backend.seed
+    assert seed and LocalBackend().seed == seed  # kept, not made again
+    choices = [q for q in lesson().questions if isinstance(q, ChoiceQuestion)]
+    shown = {q["id"]: q.get("options") for q in backend.lesson(QKV)["questions"]}
+    assert all(sorted(shown[q.id]) == sorted(q.options) for q in choices)
+    assert shown == {q["id"]: q.get("options") for q in backend.lesson(QKV)["questions"]}
+    for q in choices:
+        right = shown[q.id].index(q.options[q.answer])
+        assert backend.answer(QKV, q.id, right)["correct"] is True
+        wrong = next(i for i in range(len(q.options)) if i != right)
+        assert backend.answer(QKV, q.id, wrong)["correct"] is False

@@ -12,7 +12,7 @@ def test_lessons_json_lists_query_key_value_at_expert(capsys):
     assert main(["lessons", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     by_id = {row["id"]: row for row in rows}
-    assert by_id["query-key-value"]["level"] == "Expert"
+    assert by_id["query-key-value"]["level"] == "Intermediate"
     assert by_id["query-key-value"]["course"] == "attention-from-scratch"
     assert all({"id", "title", "level", "course"} <= set(row) for row in rows)
 

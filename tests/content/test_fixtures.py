@@ -10,6 +10,7 @@ import pytest
 
 from codeblanks.content import load_courses
 from codeblanks.content.codes import CODES
+from codeblanks.content.giveaways import giveaways
 from codeblanks.content.todos import leftover_todos
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -31,9 +32,10 @@ def test_the_valid_fixtures_load_without_problems(name):
 def test_fixture_reports_exactly_its_code(folder: Path):
     expect = tomllib.loads((folder / "expect.toml").read_text())
     courses, problems = load_courses([folder])
-    if ".W" in folder.name:  # a warning: the lesson loads, and the loader or the TODO scan says it
+    if ".W" in folder.name:  # a warning: the lesson loads, and the loader or a scan says it
         assert courses and all(p.warning for p in problems), "\n".join(map(str, problems))
         problems += [p for course in courses for p in leftover_todos(course.path)]
+        problems += [p for course in courses for p in giveaways(course)]
     assert [p.code for p in problems] == [expect["code"]], "\n".join(map(str, problems))
     (found,) = problems
     assert found.path.resolve() == (folder / expect["file"]).resolve()

@@ -37,7 +37,7 @@ def test_a_wrong_shape(plain):
     assert g.verdict == "incorrect"
     assert g.feedback[0] == "Çıktı beklenen çıktıdan farklı."
     assert "`P`: şekil (2, 3), oysa (3, 3) şekli bekleniyor." in g.feedback
-    assert g.diff[:2] == ("--- beklenen", "+++ sizin çıktınız")
+    assert g.diff[:2] == ("--- beklenen", "+++ senin çıktın")
 
 
 def test_a_transposed_value(plain):
@@ -76,7 +76,7 @@ def test_an_error_with_its_traceback(plain):
     g = in_turkish(plain, SETUP + "W = np.ones((2, 2))\nP = S @ W\n" + PRINT)
     assert g.verdict == "error" and g.line == 5
     assert g.feedback[:2] == (
-        "Programınız bir hatayla durdu.",
+        "Programın bir hatayla durdu.",
         "Hata: model.py, 5. satır: `P = S @ W`.",
     )
     assert g.feedback[2] == (
@@ -91,7 +91,7 @@ def test_a_misspelt_name_gets_a_did_you_mean(plain):
     g = in_turkish(plain, SETUP + "scores = S\nP = scoress\n" + PRINT)
     assert (
         "`scoress` o noktada tanımlı değil: adı yanlış yazılmış ya da kendisine değer veren "
-        "satırdan önce kullanılmış. `scores` mu demek istediniz?" in g.feedback
+        "satırdan önce kullanılmış. Şunu mu demek istedin: `scores`?" in g.feedback
     ), g.feedback
 
 
@@ -100,7 +100,7 @@ def test_a_timeout_names_the_cpu_limit(plain):
     g = in_turkish(busy, SETUP + "while True:\n    pass\n")
     assert g.verdict == "timeout"
     assert g.feedback[0] == (
-        "Programınızın süresi doldu (sınır olan 0.2 sn'den fazla işlemci zamanı kullandı): hiç "
+        "Programının süresi doldu (sınır olan 0.2 sn'den fazla işlemci zamanı kullandı): hiç "
         "bitmeyen bir döngü mü var?"
     )
 
@@ -110,26 +110,26 @@ def test_a_timeout_on_the_wall_clock(plain):
     g = in_turkish(slow, SETUP + "import time\ntime.sleep(30)\n")
     assert g.verdict == "timeout"
     assert g.feedback[0] == (
-        "Programınızın süresi doldu (sınır 1 sn): hiç bitmeyen bir döngü mü var?"
+        "Programının süresi doldu (sınır 1 sn): hiç bitmeyen bir döngü mü var?"
     )
 
 
 def test_an_unfilled_blank(plain):
     g = in_turkish(plain, SETUP + "P = ____\n" + PRINT)
-    assert g.feedback == ("4. satırdaki boşluğu (`____`) doldurun: yerine kendi kodunuzu yazın.",)
+    assert g.feedback == ("4. satırdaki boşluğu (`____`) doldur: yerine kendi kodunu yaz.",)
 
 
 def test_a_kept_input_and_a_hidden_case(plain):
     unpacked = SETUP.replace("S = np.array(", "S, _ = np.array(").rstrip("\n") + ", 0\n"
     g = in_turkish(plain, unpacked + SOFTMAX + PRINT)
     assert g.feedback == (
-        "`S = …` satırını en üst düzeyde bir atama olarak bırakın: değerlendirici, programınızın "
+        "`S = …` satırını en üst düzeyde bir atama olarak bırak: değerlendirici, programının "
         "sonucu önceden bilmeyip hesapladığını denetlemek için bu satıra başka veriler verir. "
-        "Bunun yerine kendi değişkenlerinizin adını değiştirin.",
+        "Bunun yerine kendi değişkenlerinin adını değiştir.",
     )
     g = in_turkish(plain, SETUP + SOFTMAX + "P = P if S.shape == (3, 3) else P * 2\n" + PRINT)
     assert g.feedback[0].startswith(
-        "Programınız görünen verilerde beklenen sonucu veriyor, ama gizli “four random rows” "
+        "Programın görünen verilerde beklenen sonucu veriyor, ama gizli “four random rows” "
         "durumunda (S = np.random.default_rng(7).normal(size=(4, 3))) vermiyor."
     ), g.feedback
 
@@ -171,7 +171,7 @@ def test_a_hidden_test_that_stops_with_an_error(tested):
     count, message = g.feedback
     assert count == "6 testten 1 tanesi başarısız:"
     assert message.startswith(
-        "Gizli “a batch of two sequences” testi dosyanızın 10. satırında şu hatayla durdu: "
+        "Gizli “a batch of two sequences” testi dosyanın 10. satırında şu hatayla durdu: "
         "ValueError: operands could not be broadcast"
     ), message
     assert " Yaptığı çağrı: `causal_softmax(np.array([[[0.0, 0.25" in message
@@ -208,7 +208,7 @@ def test_blank_answers(qkv):
         wrong = check_blank(qkv, question, "Q.T")
         fails = check_blank(qkv, question, "K")
         right = check_blank(qkv, question, "K.T")
-    assert empty.message == "Önce boşluğu doldurun."
+    assert empty.message == "Önce boşluğu doldur."
     # A blank's answer is told only its value's shape and kind (issue 19), not its numbers.
     assert wrong.message == (
         "Bu cevap farklı bir değer veriyor — `scores`: şekil doğru ((3, 3)), ama değerler farklı."
@@ -278,7 +278,7 @@ def test_a_property_test_in_turkish(tested):
     assert g.feedback == (
         "6 testten 1 tanesi başarısız:",
         "“leaves its argument unchanged” testi başarısız: fonksiyon argümanını yerinde "
-        "değiştirdi; bunun yerine yeni bir değer hesaplayın. Yaptığı çağrı: "
+        "değiştirdi; bunun yerine yeni bir değer hesapla. Yaptığı çağrı: "
         "`causal_softmax(np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]))`.",
     )
 

@@ -26,7 +26,7 @@ def test_a_grade_speaks_the_requests_language():
     turkish = _api_grade("tr").result
     assert turkish.verdict == "incorrect"
     assert turkish.feedback[0] == "Çıktı beklenen çıktıdan farklı."
-    assert turkish.diff[:2] == ("--- beklenen", "+++ sizin çıktınız")
+    assert turkish.diff[:2] == ("--- beklenen", "+++ senin çıktın")
     english = _api_grade("en").result  # the same lesson, its reference cached: still English
     assert english.feedback[0] == "The output differs from the expected output."
     assert _api_grade("tr-TR").result.feedback[0] == "Çıktı beklenen çıktıdan farklı."
@@ -39,9 +39,9 @@ def test_an_error_and_its_explanation_in_turkish():
         ).result
     assert graded.verdict == "error"
     assert graded.feedback == (
-        "Programınız bir hatayla durdu.",
+        "Programın bir hatayla durdu.",
         "Hata: model.py, 2. satır: `print(1 / 0)`.",
-        "Sıfıra bölme: bu satırda böleni denetleyin.",
+        "Sıfıra bölme: bu satırda böleni denetle.",
     )
 
 

@@ -150,7 +150,10 @@ def test_hints_one_by_one_and_solution_are_recorded(client):
 def test_answers_are_judged_and_kept_for_the_token(client):
     user, raw = make_token(client)
     url = "/api/lessons/first-steps/questions/"
-    right = client.post(url + "pick", '{"answer": 1}', "application/json", **auth(raw)).json()
+    shown = client.get("/api/lessons/first-steps", **auth(raw)).json()["questions"]
+    options = next(q["options"] for q in shown if q["id"] == "pick")
+    body = json.dumps({"answer": options.index("two")})  # by its place in the learner's order
+    right = client.post(url + "pick", body, "application/json", **auth(raw)).json()
     assert right["correct"] is True and right["explanation"] == "Two is 2."
     offered = meaning_order(MATCH)
     picks = [offered.index(i) for i in range(len(MATCH.pairs))]
@@ -185,3 +188,29 @@ def test_review_shows_answers_and_explanations(client):
     by_id = {q["id"]: q for q in data}
     assert by_id["pick"]["answer"] == "two" and by_id["fill"]["answer"] == "y = x + 1"
     assert by_id["pairs"]["answer"][0] == ["Query", "what I look for"]
+
+
+def test_each_learner_gets_choices_in_their_own_order_and_answers_in_it(client):
+    """The order is the learner's (their account), the same on every request and in review; an
+    answer is the index in that order, judged as the option shown there."""
+    from codeblanks.content.public import option_order
+
+    from .conftest import CHOICE
+
+    user, raw = make_token(client)
+    url = "/api/lessons/first-steps"
+
+    def options(path=""):
+        found = client.get(url + path, **auth(raw)).json()["questions"]
+        return next(q["options"] for q in found if q["id"] == "pick")
+
+    order = [CHOICE.options[i] for i in option_order(CHOICE, f"user:{user.pk}")]
+    assert options() == order == options() == options("/review")
+    for position, text in enumerate(order):
+        body = json.dumps({"answer": position})
+        got = client.post(url + "/questions/pick", body, "application/json", **auth(raw)).json()
+        assert got["correct"] is (text == "two"), (position, text)
+    anonymous = client.get(url).json()["questions"]  # no token: one order for all such callers
+    assert next(q["options"] for q in anonymous if q["id"] == "pick") == [
+        CHOICE.options[i] for i in option_order(CHOICE, "")
+    ]

@@ -1,11 +1,14 @@
 """Questions in solve mode: each kind answered, judged at once, kept, and retried."""
 
+import re
+
 import pytest
 
-from codeblanks.content.public import meaning_order
+from codeblanks.content.public import meaning_order, option_order
+from codeblanks.web.learners import SESSION_KEY
 from codeblanks.web.models import QuestionAnswer
 
-from .conftest import MATCH
+from .conftest import CHOICE, MATCH
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -94,3 +97,21 @@ def test_a_blank_the_platform_could_not_judge_is_not_recorded(client, monkeypatc
     r = client.post(URL + "fill", {"blank": "1"}, **HTMX)
     assert r.status_code == 503 and "try again" in r.content.decode()
     assert not QuestionAnswer.objects.exists()
+
+
+def _shown(html: str) -> list[str]:
+    """The choice's option values in the order the page shows them."""
+    part = html[html.index('id="q-pick"') :]
+    return re.findall(r'name="choice" value="(\d+)"', part[: part.index("</fieldset>")])
+
+
+def test_choices_come_in_the_learners_own_order_kept_across_reloads(client):
+    first = _shown(client.get("/lessons/first-steps/").content.decode())
+    key = client.session.get(SESSION_KEY)  # made by the first look, before any answer
+    assert key
+    order = [str(i) for i in option_order(CHOICE, f"anon:{key}")]
+    assert first == order
+    assert _shown(client.get("/lessons/first-steps/").content.decode()) == order
+    html = client.post(URL + "pick", {"choice": "1"}, **HTMX).content.decode()
+    assert "Right." in html and _shown(html) == order  # the answer names the option, not a place
+    assert _shown(client.get("/lessons/first-steps/").content.decode()) == order

@@ -31,11 +31,11 @@ def test_the_lesson_page_in_turkish_is_the_turkish_lesson(client):
     page = client.get(f"/lessons/{QKV}/?lang=tr").content.decode()
     assert '<html lang="tr">' in page
     assert "<h1>Sorgu, Anahtar, Değer</h1>" in page or "Sorgu, Anahtar, Değer</h1>" in page
-    assert "Uzman" in page  # the level's name in Turkish
-    assert "def softmax(z, eksen):" in page and "# buraya yaz" in page  # the starter
-    assert "skor = Q @ " in page  # the blank question's line
+    assert "Orta" in page  # the level's name in Turkish
+    assert "def softmax(z, axis):" in page and "# buraya yaz" in page  # the starter
+    assert "scores = Q @ " in page  # the blank question's line, its code names as in English
     english = client.get(f"/lessons/{QKV}/?lang=en").content.decode()
-    assert "Query, Key, Value</h1>" in english and "eksen" not in english
+    assert "Query, Key, Value</h1>" in english and "buraya yaz" not in english
 
 
 def test_the_home_page_lists_the_course_in_turkish(client):
@@ -51,8 +51,8 @@ def test_the_api_lists_the_lessons_in_the_language_asked_for():
     assert (row["language"], row["title"], row["level"], row["level_name"]) == (
         "tr",
         "Sorgu, Anahtar, Değer",
-        "Expert",  # the key stays; the name is the language's
-        "Uzman",
+        "Intermediate",  # the key stays; the name is the language's
+        "Orta",
     )
     assert "# buraya yaz" in row["starter"]
     r = call("GET", "/api/lessons", headers=[(b"accept-language", b"en-GB,en;q=0.9")])
@@ -72,7 +72,7 @@ def test_a_grade_in_turkish_is_judged_against_the_turkish_version_with_turkish_f
     r = grade(qkv("tr").exercise.solution, "tr")
     assert r.status == 200 and r.json()["verdict"] == "correct", r.json()
     assert r.headers["content-language"] == "tr"
-    wrong = qkv("tr").exercise.solution.replace("eksen=1", "eksen=0")
+    wrong = qkv("tr").exercise.solution.replace("axis=1", "axis=0")
     r = grade(wrong, "tr")
     answer = r.json()
     assert answer["verdict"] == "incorrect"
@@ -96,6 +96,6 @@ def test_progress_is_one_per_lesson_whatever_the_language(client):
     assert r.status_code == 200
     english = client.get(f"/lessons/{QKV}/?lang=en").content.decode()
     assert "Exercise solved" in english  # solved in Turkish, solved in English
-    assert "skor = Q @ K.T" in english  # and the editor keeps the learner's own code
+    assert "agirliklar" in english  # and the editor keeps the learner's own (Turkish) code
     (row,) = LessonProgress.objects.filter(lesson_uuid=qkv("en").uuid)
     assert row.solved_at is not None

@@ -1,8 +1,8 @@
 """``codeblanks check [PATH ...] [--no-run]``: load the courses, print every problem, then prove
 each loaded lesson, in every language it is translated into, in the sandbox
 (``codeblanks.grading.prove``) and print its problems too.
-Warnings (a scaffold's leftover TODO, a blank that accepts its value typed in) are printed but
-do not fail the check."""
+Warnings (a scaffold's leftover TODO, a blank that accepts its value typed in, what gives an
+answer away: ``content.giveaways``) are printed but do not fail the check."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from codeblanks.cli.console import UsageError, error, plural, problem_line
 from codeblanks.content import load_courses
+from codeblanks.content.giveaways import giveaways
 from codeblanks.content.todos import leftover_todos
 
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{path}: no such file or folder")
     courses, problems = load_courses(args.paths or None)
     for course in courses:
-        problems += leftover_todos(course.path)
+        problems += leftover_todos(course.path) + giveaways(course)
     for problem in problems:
         print(problem_line(problem), flush=True)
     lessons = [lesson for course in courses for lesson in course.lessons]

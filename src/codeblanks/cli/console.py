@@ -70,7 +70,13 @@ def language_of(args: argparse.Namespace) -> str:
     author's command (no ``--lang``) speaks English."""
     if not hasattr(args, "lang"):
         return i18n.DEFAULT
-    return args.lang or environment_language()
+    if args.lang:
+        return args.lang
+    if getattr(args, "learn_command", None) not in (None, "start"):  # a lesson folder's own
+        from codeblanks.cli.learn.workspace import saved_language
+
+        return saved_language(getattr(args, "dir", None)) or environment_language()
+    return environment_language()
 
 
 def shown(path: Path) -> str:

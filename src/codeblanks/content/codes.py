@@ -200,6 +200,22 @@ CODES: dict[str, tuple[str, str]] = {
         "a lesson has no translation into one of its course's languages",
         "translate it: `codeblanks translate LESSON --lang xx` starts one",
     ),
+    "content.W004": (
+        "more than 40 % of a course's choice answers are in one position (A, B, ...)",
+        "move the answers so that each position holds about as many; the learner's page "
+        "shuffles the options, but the files are the order everyone else reads",
+    ),
+    "content.W005": (
+        "in more than 40 % of a course's choice questions the answer is the longest option",
+        "keep the options parallel: move the justification into `explanation`, and make a "
+        "wrong option the longest now and then",
+    ),
+    "content.W006": (
+        "an explanation holds more than two thirds of the lines the exercise asks for, "
+        "word for word",
+        "show the idea on other names, sizes or data, so that the exercise asks for more "
+        "than copying",
+    ),
 }
 
 

@@ -23,6 +23,26 @@ def meaning_order(question: MatchQuestion) -> list[int]:
     return order
 
 
+def option_order(question: ChoiceQuestion, seed: str) -> list[int]:
+    """Indexes of a choice's options in the order this learner is shown them: shuffled per
+    learner (``seed`` names them: their account or anonymous key, a terminal's own seed), so
+    neither the author's order nor a habit of putting the answer first gives it away, and the
+    same for that learner on every page load, server and terminal."""
+
+    def key(i: int) -> str:
+        text = f"{seed}\0{question.id}\0{question.options[i]}"
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    return sorted(range(len(question.options)), key=key)
+
+
+def choice_pick(question: ChoiceQuestion, seed: str, offered: int) -> int:
+    """The option chosen as an index into ``question.options``, from its index in the order
+    ``option_order`` showed (out of range: -1, a wrong answer, not an error)."""
+    order = option_order(question, seed)
+    return order[offered] if 0 <= offered < len(order) else -1
+
+
 def lesson_entry(lesson: Lesson) -> dict[str, Any]:
     """A lesson as the catalogue lists it."""
     return {
@@ -37,28 +57,31 @@ def lesson_entry(lesson: Lesson) -> dict[str, Any]:
     }
 
 
-def lesson_public(lesson: Lesson) -> dict[str, Any]:
-    """Everything a learner needs to do the lesson elsewhere than in the browser."""
+def lesson_public(lesson: Lesson, seed: str = "", course_title: str = "") -> dict[str, Any]:
+    """Everything a learner needs to do the lesson elsewhere than in the browser (choices in
+    ``option_order`` for ``seed``; ``course_title`` in the lesson's language)."""
     ex = lesson.exercise
     return {
         **lesson_entry(lesson),
+        "course_title": course_title or lesson.course_id,
         "filename": ex.filename,
         "explanation": lesson.explanation_md,
         "task": ex.task_md,
         "starter": ex.starter,
         "expected_output": ex.expected_output if ex.output_graded else None,  # None: not graded
         "hints": len(ex.hints),
-        "questions": [question_public(q) for q in lesson.questions],
+        "questions": [question_public(q, seed) for q in lesson.questions],
     }
 
 
-def question_public(question: Question) -> dict[str, Any]:
-    """A question to answer: a choice's options, a blank's line, a match's terms and meanings
+def question_public(question: Question, seed: str = "") -> dict[str, Any]:
+    """A question to answer: a choice's options (in ``option_order`` for ``seed``; a choice
+    answer is the index in ``options`` as shown), a blank's line, a match's terms and meanings
     (meanings in ``meaning_order``; a match answer gives, per term, the index in ``meanings``
     of the meaning chosen)."""
     common = {"id": question.id, "kind": question.kind, "prompt": question.prompt}
     if isinstance(question, ChoiceQuestion):
-        return {**common, "options": list(question.options)}
+        return {**common, "options": [question.options[i] for i in option_order(question, seed)]}
     if isinstance(question, BlankQuestion):
         return {**common, "code": question.code}
     if isinstance(question, MatchQuestion):
@@ -71,9 +94,9 @@ def question_public(question: Question) -> dict[str, Any]:
     raise TypeError(f"unknown question kind {question.kind!r}")
 
 
-def question_review(question: Question) -> dict[str, Any]:
+def question_review(question: Question, seed: str = "") -> dict[str, Any]:
     """The question with its answer and explanation (review mode)."""
-    shown = question_public(question)
+    shown = question_public(question, seed)
     if isinstance(question, ChoiceQuestion):
         answer: Any = question.options[question.answer]
     elif isinstance(question, BlankQuestion):

@@ -32,6 +32,12 @@ class Learner:
         return {"user__isnull": True, "anon_key": self.anon_key}
 
     @property
+    def seed(self) -> str:
+        """What shuffles this learner's choice options (``content.public.option_order``): the
+        same learner, the same order, on every page and through the API."""
+        return f"user:{self.user_id}" if self.user_id is not None else f"anon:{self.anon_key}"
+
+    @property
     def fields(self) -> dict:
         """Keyword arguments that make a new row belong to this learner."""
         if self.user_id is not None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
-from codeblanks.content.public import meaning_order
+from codeblanks.content.public import meaning_order, option_order
 from codeblanks.web.texts import unkeepable
 
 MAX_BLANK_CHARS = 500
@@ -128,13 +128,16 @@ def question_view(
     number: int,
     saved=None,
     *,
+    seed: str = "",
     answer: object = None,
     correct: bool | None = None,
     message: str = "",
     error: bool = False,
 ) -> QuestionView:
     """The view of one question with the learner's latest answer (``saved``: a
-    ``selectors.Answer``), or with the answer just given (``answer``/``correct``)."""
+    ``selectors.Answer``), or with the answer just given (``answer``/``correct``). A choice's
+    options come in the learner's order (``seed``: ``Learner.seed``); each keeps its own index
+    as its value, so an answer names the option, whatever order it was shown in."""
     if answer is None and saved is not None:
         answer, correct = saved.value, saved.correct
     tries = saved.tries if saved is not None else 0
@@ -150,8 +153,8 @@ def question_view(
     )
     if isinstance(question, ChoiceQuestion):
         options = [
-            Option(i, text, checked=answer == i, right=i == question.answer)
-            for i, text in enumerate(question.options)
+            Option(i, question.options[i], checked=answer == i, right=i == question.answer)
+            for i in option_order(question, seed)
         ]
         return QuestionView(
             **common, options=options, answer_text=question.options[question.answer]

@@ -402,7 +402,7 @@ def lesson_page(learner: Learner | None, lesson: Lesson) -> LessonPage:
         previous=previous,
         next=following,
         questions=[
-            question_view(q, n, progress.answers.get(q.id))
+            question_view(q, n, progress.answers.get(q.id), seed=learner.seed if learner else "")
             for n, q in enumerate(lesson.questions, 1)
         ],
         flow=flow,

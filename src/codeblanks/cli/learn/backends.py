@@ -157,8 +157,31 @@ class LocalBackend:
     def _find(self, lesson_id: str):
         """The lesson as a learner of the current language takes it."""
         from codeblanks.cli.grade import find_lesson
+        from codeblanks.content import catalog
 
-        return find_lesson(lesson_id).in_language(i18n.current())
+        found = find_lesson(lesson_id)  # through the course, so its level has its name too
+        return catalog().in_language(i18n.current()).lesson(found.id) or found
+
+    @property
+    def seed(self) -> str:
+        """What orders this machine's choice options (``content.public.option_order``): made
+        once, kept next to the progress, so every quiz here shows them in the same order."""
+        path = self.progress_path.with_name("seed")
+        try:
+            kept = path.read_text(encoding="utf-8").strip()
+        except OSError:
+            kept = ""
+        if kept:
+            return kept
+        import secrets
+
+        made = secrets.token_hex(16)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(made + "\n", encoding="utf-8")
+        except OSError:
+            return ""  # nowhere to keep it: one fixed order, still not the author's
+        return made
 
     def _progress(self) -> dict[str, Any]:
         try:
@@ -191,8 +214,7 @@ class LocalBackend:
 
         data = self._progress()
         rows = []
-        for lesson in catalog().lessons():
-            lesson = lesson.in_language(i18n.current())
+        for lesson in catalog().in_language(i18n.current()).lessons():
             mine = data.get(lesson.uuid, {})
             rows.append(
                 {
@@ -209,9 +231,12 @@ class LocalBackend:
         return rows
 
     def lesson(self, lesson_id: str) -> dict[str, Any]:
+        from codeblanks.content import catalog
         from codeblanks.content.public import lesson_public
 
-        return lesson_public(self._find(lesson_id))
+        lesson = self._find(lesson_id)
+        course = catalog().in_language(i18n.current()).course(lesson.course_id)
+        return lesson_public(lesson, self.seed, course.title if course else "")
 
     def grade(self, lesson_id: str, code: str) -> dict[str, Any]:
         from codeblanks.grading import grade
@@ -237,11 +262,12 @@ class LocalBackend:
     def review(self, lesson_id: str) -> list[dict[str, Any]]:
         from codeblanks.content.public import question_review
 
-        return [question_review(q) for q in self._find(lesson_id).questions]
+        seed = self.seed
+        return [question_review(q, seed) for q in self._find(lesson_id).questions]
 
     def answer(self, lesson_id: str, question_id: str, answer: Any) -> dict[str, Any]:
-        from codeblanks.content.model import BlankQuestion, MatchQuestion
-        from codeblanks.content.public import match_picks
+        from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion
+        from codeblanks.content.public import choice_pick, match_picks
         from codeblanks.grading import check_blank
         from codeblanks.grading.answers import judge_local
 
@@ -259,6 +285,8 @@ class LocalBackend:
         else:
             if isinstance(question, MatchQuestion):
                 answer = match_picks(question, list(answer))
+            elif isinstance(question, ChoiceQuestion):
+                answer = choice_pick(question, self.seed, int(answer))
             correct, _terms = judge_local(question, answer)
             result = {
                 "correct": correct,

@@ -46,7 +46,9 @@ def start(args) -> int:
     space, fresh = workspace.create(folder, lesson, server)
     show.say(
         _("{title} ({level}), from {where}").format(
-            title=lesson["title"], level=lesson["level"], where=backend.where
+            title=lesson["title"],
+            level=lesson.get("level_name") or lesson["level"],
+            where=backend.where,
         ),
         "bold",
     )

@@ -74,7 +74,7 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
         table.add_row(
             text(mark, "green" if done else ""),
             text(row["id"]),
-            text(row["level"]),
+            text(row.get("level_name") or row["level"]),
             text(row["title"]),
             text(questions),
         )
@@ -99,6 +99,8 @@ def grade(result: dict[str, Any]) -> None:
     feedback = list(result.get("feedback") or ())
     heading = headings().get(verdict) or (feedback.pop(0) if feedback else verdict)
     case = result.get("case")
+    if case == "visible":  # the given data's fixed name; the others are the lesson's own words
+        case = _("the visible data")
     where = "  " + _("(case: {case})").format(case=case) if case and verdict != "correct" else ""
     out.print(text(heading + where, VERDICT_STYLE.get(verdict, "bold red")))
     for sentence in feedback:

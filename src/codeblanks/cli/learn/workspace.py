@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from codeblanks import i18n
 from codeblanks.cli.console import UsageError
 from codeblanks.i18n import gettext as _
 
@@ -22,6 +23,7 @@ class Workspace:
     filename: str
     server: str | None = None  # None: the built-in courses on this machine
     hints_seen: int = 0
+    language: str | None = None  # the language it was started in; later commands speak it
 
     @property
     def code_path(self) -> Path:
@@ -42,6 +44,16 @@ class Workspace:
         (self.folder / META).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
+def saved_language(folder: str | None) -> str | None:
+    """The language the lesson folder was started in, if ``folder`` is one (None otherwise)."""
+    try:
+        data = json.loads((Path(folder or ".") / META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    found = data.get("language") if isinstance(data, dict) else None
+    return found if isinstance(found, str) and found else None
+
+
 def load(folder: str | None) -> Workspace:
     """The workspace in ``folder`` (default: the working folder); a folder that is not one is a
     usage error that says how to make one."""
@@ -54,6 +66,7 @@ def load(folder: str | None) -> Workspace:
             filename=str(data["filename"]),
             server=data.get("server") or None,
             hints_seen=int(data.get("hints_seen", 0)),
+            language=data.get("language") or None,
         )
     except FileNotFoundError:
         raise UsageError(
@@ -73,7 +86,9 @@ def create(folder: Path, lesson: dict[str, Any], server: str | None) -> tuple[Wo
     it was already there and is kept as it is)."""
     folder.mkdir(parents=True, exist_ok=True)
     name = Path(lesson["filename"]).name  # never a path out of the folder
-    space = Workspace(folder=folder, lesson=lesson["id"], filename=name, server=server)
+    space = Workspace(
+        folder=folder, lesson=lesson["id"], filename=name, server=server, language=i18n.current()
+    )
     try:
         previous = load(str(folder))
         space.hints_seen = previous.hints_seen if previous.lesson == lesson["id"] else 0
@@ -99,7 +114,8 @@ def readme(lesson: dict[str, Any]) -> str:
     )
     return (
         f"# {lesson['title']}\n\n"
-        f"*{lesson['level']} · {lesson['course']}* — {lesson['summary']}\n\n"
+        f"*{lesson.get('level_name') or lesson['level']} · "
+        f"{lesson.get('course_title') or lesson['course']}* — {lesson['summary']}\n\n"
         f"{lesson['explanation'].strip()}\n\n"
         + "## "
         + _("Your task")

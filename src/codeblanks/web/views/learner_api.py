@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.content.model import MatchQuestion
-from codeblanks.content.public import lesson_public, match_picks, question_review
+from codeblanks.content.public import choice_pick, lesson_public, match_picks, question_review
 from codeblanks.web import selectors, services
 from codeblanks.web.questions import BadAnswer, keepable, question_get
 from codeblanks.web.views.api import bearer, error, json_body, method_refusal, refused
@@ -63,9 +63,16 @@ def learner_endpoint(method: str):
     return wrap
 
 
+def _seed(who) -> str:
+    """What orders the choices this caller is shown (``Learner.seed``; no token: one order for
+    everyone without one)."""
+    return who.learner.seed if who.learner is not None else ""
+
+
 @learner_endpoint("GET")
 async def lesson(request, found, who):
-    return JsonResponse(lesson_public(found))
+    course = selectors.course_get(found.course_id)
+    return JsonResponse(lesson_public(found, _seed(who), course.title if course else ""))
 
 
 @learner_endpoint("POST")
@@ -95,10 +102,11 @@ async def solution(request, found, who):
 
 @learner_endpoint("GET")
 async def review(request, found, who):
-    return JsonResponse({"questions": [question_review(q) for q in found.questions]})
+    seed = _seed(who)
+    return JsonResponse({"questions": [question_review(q, seed) for q in found.questions]})
 
 
-def _answer(question, data):
+def _answer(question, data, seed: str):
     """The answer as the web stores it, from the API's JSON. Raises ``BadAnswer`` saying what
     to send instead."""
     answer = data.get("answer") if isinstance(data, dict) else None
@@ -108,7 +116,7 @@ def _answer(question, data):
             raise BadAnswer(
                 _('"answer" must be an option index from 0 to %(last)s.') % {"last": last}
             )
-        return answer
+        return choice_pick(question, seed, answer)
     if question.kind == "blank":
         if not isinstance(answer, str) or not answer.strip():
             raise BadAnswer(_('"answer" must be the text that fills the blank.'))
@@ -144,7 +152,7 @@ async def answer(request, found, who, question_id: str):
     if isinstance(data, JsonResponse):
         return data
     try:
-        given = _answer(question, data)
+        given = _answer(question, data, _seed(who))
     except BadAnswer as problem:
         return error(400, "bad-answer", str(problem))
     outcome = await services.question_answer(

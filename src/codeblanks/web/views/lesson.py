@@ -38,6 +38,10 @@ def _page(request, the_lesson, **extra):
 @require_safe
 def lesson_page(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
+    if any(q.kind == "choice" for q in lesson.questions):
+        # the learner's key now, not at their first answer: it orders their choices
+        # (``Learner.seed``), and the order they read must be the order they answer in
+        learner_from_request(request, create=True)
     return render(request, LESSON, _page(request, lesson))
 
 
@@ -112,13 +116,14 @@ async def question_answer(request, lesson_id: str, question_id: str):
         raise Http404(f"No question {question_id!r} in this lesson.")
     number = lesson.questions.index(question) + 1
     status = 200
+    learner = await sync_to_async(learner_from_request)(request, create=True)
+    seed = learner.seed
     try:
         answer = parse_answer(question, request.POST)
     except BadAnswer as bad:
-        view = question_view(question, number, message=str(bad), error=True)
+        view = question_view(question, number, seed=seed, message=str(bad), error=True)
         status = 422
     else:
-        learner = await sync_to_async(learner_from_request)(request, create=True)
         outcome = await services.question_answer(
             learner=learner,
             lesson=lesson,
@@ -127,11 +132,18 @@ async def question_answer(request, lesson_id: str, question_id: str):
             client=client_address(request),
         )
         if outcome.refusal:
-            view = question_view(question, number, message=outcome.refusal.message, error=True)
+            view = question_view(
+                question, number, seed=seed, message=outcome.refusal.message, error=True
+            )
             status = outcome.refusal.status
         else:
             view = question_view(
-                question, number, answer=answer, correct=outcome.correct, message=outcome.message
+                question,
+                number,
+                seed=seed,
+                answer=answer,
+                correct=outcome.correct,
+                message=outcome.message,
             )
     if request.htmx:
         who = await sync_to_async(learner_from_request)(request)

@@ -31,7 +31,7 @@ scores = Q @ K.swapaxes(1, 2) / np.sqrt(d_k)  # (B, L, L), as in the lesson on b
 # Your code here: replace each ____.
 pad = ____  # (B, L): True where token j of sequence b is filler (compare positions with lengths)
 mask = ____  # pad, shaped so that it blocks keys (the last axis of the scores) in every row
-scores = ____  # the same scores, with -inf wherever the mask is True
+scores = ____  # the same scores, with np.finfo(scores.dtype).min wherever the mask is True
 A = ____  # softmax over the keys
 Y = ____  # (B, L, d_v)
 

@@ -1,11 +1,11 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Genişliği d_k = 4 olan iki sorgu ve üç anahtar; her anahtar için genişliği 2 olan bir değer.
@@ -15,7 +15,7 @@ V = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 
 d_k = K.shape[1]  # sorguların ve anahtarların ortak genişliği
 scores = Q @ K.T / np.sqrt(d_k)  # (n_q, n_k)
-A = softmax(scores, eksen=1)  # her sorgunun anahtarlar üzerindeki ağırlıkları
+A = softmax(scores, axis=1)  # her sorgunun anahtarlar üzerindeki ağırlıkları
 out = A @ V  # (n_q, d_v)
 
 print(A.shape, out.shape)

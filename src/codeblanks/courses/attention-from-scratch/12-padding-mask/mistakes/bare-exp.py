@@ -30,7 +30,7 @@ scores = Q @ K.swapaxes(1, 2) / np.sqrt(d_k)  # (B, L, L), as in the lesson on b
 
 pad = np.arange(L)[None, :] >= lengths[:, None]  # (B, L): True where token j of sequence b is filler
 mask = pad[:, None, :]  # (B, 1, L): the same keys are blocked in every query row
-scores = np.where(mask, -np.inf, scores)
+scores = np.where(mask, np.finfo(scores.dtype).min, scores)
 A = np.exp(scores) / np.exp(scores).sum(axis=-1, keepdims=True)
 Y = A @ V  # (B, L, d_v)
 

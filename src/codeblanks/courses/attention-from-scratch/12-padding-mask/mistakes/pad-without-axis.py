@@ -30,7 +30,7 @@ scores = Q @ K.swapaxes(1, 2) / np.sqrt(d_k)  # (B, L, L), as in the lesson on b
 
 pad = np.arange(L)[None, :] >= lengths[:, None]  # (B, L): True where token j of sequence b is filler
 mask = pad  # (B, L), used as it is
-scores = np.where(mask, -np.inf, scores)
+scores = np.where(mask, np.finfo(scores.dtype).min, scores)  # blocked: the most negative float
 A = softmax(scores, axis=-1)
 Y = A @ V  # (B, L, d_v)
 

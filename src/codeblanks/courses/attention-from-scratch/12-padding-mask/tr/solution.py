@@ -1,11 +1,11 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Dört belirtece kadar doldurulmuş iki dizilik bir yığın, şekil (yığın, belirteç, genişlik). İlk
@@ -30,8 +30,8 @@ scores = Q @ K.swapaxes(1, 2) / np.sqrt(d_k)  # (B, L, L), yığınlar dersindek
 
 pad = np.arange(L)[None, :] >= lengths[:, None]  # (B, L): b dizisinin j. belirteci dolguysa True
 mask = pad[:, None, :]  # (B, 1, L): her sorgu satırında aynı anahtarlar engellenir
-scores = np.where(mask, -np.inf, scores)
-A = softmax(scores, eksen=-1)
+scores = np.where(mask, np.finfo(scores.dtype).min, scores)  # engellenen: en küçük sayı
+A = softmax(scores, axis=-1)
 Y = A @ V  # (B, L, d_v)
 
 print(pad.astype(int))

@@ -1,11 +1,11 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (max çıkarılır, taşma olmaz)."""
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Dört belirtece kadar doldurulmuş iki dizilik bir yığın, şekil (yığın, belirteç, genişlik). İlk
@@ -31,7 +31,7 @@ scores = Q @ K.swapaxes(1, 2) / np.sqrt(d_k)  # (B, L, L), yığınlar dersindek
 # buraya yaz: her ____ boşluğunu doldur.
 pad = ____  # (B, L): b dizisinin j. belirteci dolguysa True (konumları uzunluklarla karşılaştır)
 mask = ____  # pad, her satırda anahtarları (skorların son ekseni) engelleyecek biçimde
-scores = ____  # aynı skorlar; maskenin True olduğu her yerde -inf
+scores = ____  # aynı skorlar; maskenin True olduğu her yerde np.finfo(scores.dtype).min
 A = ____  # anahtarlar üzerinde softmax
 Y = ____  # (B, L, d_v)
 

@@ -1,11 +1,11 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (maksimumu çıkarır, taşmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (maksimumu çıkarır, taşmaz)."""
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Üç belirteç, her biri dört öznitelikli: her satırda bir belirteç.

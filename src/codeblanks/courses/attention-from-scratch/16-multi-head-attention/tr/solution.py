@@ -1,11 +1,11 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (maksimumu çıkarır, taşmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (maksimumu çıkarır, taşmaz)."""
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Üç belirteç, her biri d_model = 4 öznitelikli; 2 genişliğinde iki başa bölünür.
@@ -34,8 +34,8 @@ def split_heads(M):
 Qh = split_heads(Q)  # (n_heads, n, d_head)
 Kh = split_heads(K)
 Vh = split_heads(V)
-skor = Qh @ Kh.transpose(0, 2, 1) / np.sqrt(d_head)  # (n_heads, n, n)
-A = softmax(skor, eksen=-1)  # her baş, her sorgu: anahtarlar üzerindeki ağırlıklar
+scores = Qh @ Kh.transpose(0, 2, 1) / np.sqrt(d_head)  # (n_heads, n, n)
+A = softmax(scores, axis=-1)  # her baş, her sorgu: anahtarlar üzerindeki ağırlıklar
 heads = A @ Vh  # (n_heads, n, d_head)
 merged = heads.transpose(1, 0, 2).reshape(n, d_model)  # başlar yeniden yan yana
 Y = merged @ W_o  # (n, d_model)

@@ -1,11 +1,11 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (maksimumu çıkarır, taşmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (maksimumu çıkarır, taşmaz)."""
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Üç belirteç, her biri d_model = 4 öznitelikli; 2 genişliğinde iki başa bölünür.
@@ -35,7 +35,7 @@ def split_heads(M):
 Qh = split_heads(Q)  # (n_heads, n, d_head)
 Kh = split_heads(K)
 Vh = split_heads(V)
-skor = ____  # (n_heads, n, n): her başta her sorgu her anahtarla karşılaştırılır, ölçeklenir
+scores = ____  # (n_heads, n, n): her başta her sorgu her anahtarla karşılaştırılır, ölçeklenir
 A = ____  # her baş, her sorgu: anahtarlar üzerinde toplamı 1 olan ağırlıklar
 heads = A @ Vh  # (n_heads, n, d_head)
 merged = ____  # (n, d_model): başlar, belirteç belirteç, yeniden yan yana

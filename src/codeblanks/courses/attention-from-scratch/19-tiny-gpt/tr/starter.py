@@ -1,12 +1,12 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
     böylece taşma olmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 def layer_norm(x, gamma, beta, eps=1e-5):
@@ -18,15 +18,15 @@ def layer_norm(x, gamma, beta, eps=1e-5):
 
 
 def causal_self_attention(x, W_q, W_k, W_v, W_o, n_heads):
-    """Hiçbir belirtecin sonrakine bakmadığı çok başlı dikkat: (n, d_model) -> (n, d_model)."""
+    """Hiçbir belirtecin kendinden sonraki belirteçlere bakmadığı çok başlı dikkat: (n, d_model) -> (n, d_model)."""
     n, d_model = x.shape
     d_head = d_model // n_heads
     Qh = (x @ W_q).reshape(n, n_heads, d_head).transpose(1, 0, 2)
     Kh = (x @ W_k).reshape(n, n_heads, d_head).transpose(1, 0, 2)
     Vh = (x @ W_v).reshape(n, n_heads, d_head).transpose(1, 0, 2)
-    skor = Qh @ Kh.transpose(0, 2, 1) / np.sqrt(d_head)
+    scores = Qh @ Kh.transpose(0, 2, 1) / np.sqrt(d_head)
     mask = np.triu(np.ones((n, n), dtype=bool), k=1)  # köşegenin üstünde True: sonraki belirteçler
-    A = softmax(np.where(mask, -np.inf, skor), eksen=-1)
+    A = softmax(np.where(mask, -np.inf, scores), axis=-1)
     return (A @ Vh).transpose(1, 0, 2).reshape(n, d_model) @ W_o
 
 
@@ -73,7 +73,7 @@ gamma_f = np.ones(4)  # son katman normalleştirmesi
 beta_f = np.zeros(4)
 
 n = len(ids)
-# buraya yaz: her ____ yerine kodunu yaz.
+# buraya yaz: her ____ yerine kendi kodunu koy.
 X = ____  # (n, d_model): her belirtecin gömmesi artı, konumunun gömmesi
 R = X  # artık akışı
 for p in blocks:

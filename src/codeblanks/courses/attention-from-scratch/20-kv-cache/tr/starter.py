@@ -1,22 +1,22 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
     böylece taşma olmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 def causal_attention(X, W_q, W_k, W_v):
     """Bütün dizi üzerinde tek seferde ölçekli tek başlı dikkat; her belirteç yalnızca kendini ve
     kendinden önceki belirteçleri görür: önbelleğin satır satır yeniden üretmesi gereken şey."""
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
-    skor = Q @ K.T / np.sqrt(K.shape[1])
+    scores = Q @ K.T / np.sqrt(K.shape[1])
     n = X.shape[0]
     mask = np.triu(np.ones((n, n), dtype=bool), k=1)  # köşegenin üstünde True: sonraki belirteçler
-    return softmax(np.where(mask, -np.inf, skor), eksen=1) @ V
+    return softmax(np.where(mask, -np.inf, scores), axis=1) @ V
 
 
 # Dört belirteç birer birer gelir; her birinin dört özniteliği var.

@@ -1,12 +1,12 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
     böylece taşma olmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Yazılmakta olan cümlenin iki belirteci (bunlar sorar), okunan cümlenin üç belirteci (bunlar
@@ -24,7 +24,7 @@ K = X_enc @ W_k  # (n_kv, d_k): okunan belirteç başına bir anahtar
 V = X_enc @ W_v  # (n_kv, d_v): okunan belirteç başına bir değer
 d_k = K.shape[1]
 scores = Q @ K.T / np.sqrt(d_k)  # (n_q, n_kv): skorlar; maske yok, her kaynak belirteç okunabilir
-A = softmax(scores, eksen=1)  # her sorgunun kaynak belirteçler üzerindeki ağırlıkları
+A = softmax(scores, axis=1)  # her sorgunun kaynak belirteçler üzerindeki ağırlıkları
 Y = A @ V  # (n_q, d_v): sorgu başına bir çıktı
 
 print(A.shape, Y.shape)

@@ -1,12 +1,12 @@
 import numpy as np
 
 
-def softmax(z, eksen):
-    """Skorları `eksen` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
+def softmax(z, axis):
+    """Skorları `axis` boyunca toplamı 1 olan ağırlıklara çevirir (en büyük değer çıkarılır,
     böylece taşma olmaz)."""
-    kaydirilmis = z - np.max(z, axis=eksen, keepdims=True)
+    kaydirilmis = z - np.max(z, axis=axis, keepdims=True)
     agirliklar = np.exp(kaydirilmis)
-    return agirliklar / np.sum(agirliklar, axis=eksen, keepdims=True)
+    return agirliklar / np.sum(agirliklar, axis=axis, keepdims=True)
 
 
 # Yazılmakta olan cümlenin iki belirteci (bunlar sorar), okunan cümlenin üç belirteci (bunlar
@@ -19,7 +19,7 @@ W_q = np.eye(4)
 W_k = np.eye(4)
 W_v = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]])
 
-# buraya yaz: her ____ yerine kodunu yaz.
+# buraya yaz: her ____ yerine kendi kodunu koy.
 Q = ____  # (n_q, d_k): yazılmakta olan belirteç başına bir sorgu
 K = ____  # (n_kv, d_k): okunan belirteç başına bir anahtar
 V = ____  # (n_kv, d_v): okunan belirteç başına bir değer
