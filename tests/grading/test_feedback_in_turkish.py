@@ -45,7 +45,7 @@ def test_a_transposed_value(plain):
     g = in_turkish(lesson, SETUP + SOFTMAX + "P = P.T\n" + PRINT)
     assert (
         "`P`: şekil (3, 3), bu doğru; ama değerler beklenen değerlerin devriği, bu yüzden "
-        "beklenen sonuçta satırların toplamı 1 iken sizinkinde sütunların toplamı 1: yanlış "
+        "beklenen sonuçta satırların toplamı 1 iken seninkinde sütunların toplamı 1: yanlış "
         "eksen boyunca mı normalleştirildi, yoksa devriği mi alındı (`@` işlecindeki sıra, bir "
         "`.T`)?" in g.feedback
     ), g.feedback

@@ -68,7 +68,7 @@ def test_the_rule_is_quoted_in_the_learners_language(sandbox):
         (said,) = grade(lesson, looped, sandbox).feedback
     assert said.startswith(
         "Görev şunu söylüyor: “Cümleler üzerinde döngü kullanmadan: S için @, Y için np.einsum "
-        "kullan.” Programınızın "
+        "kullan.” Programının "
     )
     assert "satırında bir üreteç ifadesi (parantez içinde bir döngü) var." in said
 
