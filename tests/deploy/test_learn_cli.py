@@ -103,8 +103,12 @@ def test_a_lesson_in_the_terminal_counts_on_the_web(node, learner, tmp_path):
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Correct!" in passed.stdout
 
+    # Choices come in this learner's own order: read the number of the right one off the screen.
     first = lesson.questions[0]
-    quiz = learn(learner, "quiz", cwd=folder, input=f"{first.answer + 1}\n")
+    shown = learn(learner, "quiz", cwd=folder, input="").stdout
+    right = first.options[first.answer]
+    number = re.search(rf"^\s*(\d+)\) {re.escape(right)}$", shown, re.M).group(1)
+    quiz = learn(learner, "quiz", cwd=folder, input=f"{number}\n")
     assert "Right." in quiz.stdout, quiz.stdout + quiz.stderr
 
     # The same account in the browser: solved, the terminal's code in the editor.
