@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -245,6 +246,13 @@ def test_a_refusal_is_printed_with_its_control_characters_escaped(server, capsys
     assert not any(c in err for c in "\x1b\x07\x9b\u202e"), repr(err)
 
 
+def test_the_messages_of_a_request_speak_the_learners_language(server, capsys):
+    """The request runs in a thread of its own (for its deadline): in the learner's language."""
+    server.routes["*"] = answering(b"<html>", status=404, reason="Not Found")
+    assert learn("lessons", "--lang", "tr", "--server", server.url) == 2
+    assert "sunucu 404 ile yanıt verdi: Not Found" in capsys.readouterr().err
+
+
 def test_json_output_carries_no_control_character(server, learner, capsys):
     server.routes["*"] = answering(lesson())
     assert learn("start", LESSON, "--server", server.url) == 0
@@ -280,9 +288,10 @@ def test_the_token_is_never_sent_to_another_origin(server, other, capsys):
         handler.end_headers()
 
     server.routes["/api/lessons"] = moved
-    assert learn("lessons", "--server", server.url) == 2
+    code = learn("lessons", "--server", server.url)
     assert TOKEN.encode() not in other.received()
     assert TOKEN.encode() in server.received()  # it did go where the learner logged in
+    assert code == 2
     err = capsys.readouterr().err
     assert other.url in err and "--server URL" in err
 
@@ -311,9 +320,11 @@ def test_a_redirect_within_the_server_is_followed_with_the_token(server, capsys)
 
 def dripping(headers_too: bool):
     """An answer a byte at a time, each soon after the last (no read ever waits long), that
-    would take far longer than any deadline; ``cut`` is set when the client hangs up."""
+    would take far longer than any deadline (it breaks off after a minute, unfinished); ``cut``
+    is set when the client hangs up."""
 
     def answer(handler: Handler) -> None:
+        give_up = time.monotonic() + 60
         head = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n"
         body = b"\r\n" + b" " * 100000
         sent = b"" if headers_too else head
@@ -321,7 +332,7 @@ def dripping(headers_too: bool):
             handler.wfile.write(head)
         try:
             for byte in (head + body)[len(sent) :]:
-                if handler.server.stop.wait(0.02):
+                if handler.server.stop.wait(0.02) or time.monotonic() > give_up:
                     return
                 handler.wfile.write(bytes([byte]))
                 handler.wfile.flush()

@@ -104,7 +104,7 @@ def hint(args) -> int:
             )
         show.say(_("`codeblanks learn solution` shows the sample solution."))
         return 0
-    space.hints_seen = result["number"]
+    space.hints_seen = max(space.hints_seen, result["number"])  # a server's -1 is not kept
     space.save()
     show.say(
         _("Hint {number} of {count}:").format(number=result["number"], count=result["of"]), "bold"

@@ -7,6 +7,7 @@ only. Every way it can go wrong is a ``UsageError`` in words that names the serv
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import http.client
 import json
 import socket
@@ -85,7 +86,12 @@ def request_json(
         finally:
             done.set()
 
-    threading.Thread(target=exchange, name="codeblanks-learn-request", daemon=True).start()
+    # in a copy of this context, so its messages speak the learner's language (codeblanks.i18n)
+    context = contextvars.copy_context()
+    worker = threading.Thread(
+        target=context.run, args=(exchange,), name="codeblanks-learn-request", daemon=True
+    )
+    worker.start()
     try:
         finished = done.wait(deadline)
     finally:
@@ -93,9 +99,9 @@ def request_json(
             connections.cut()  # the exchange stops reading; its thread ends with the socket
     if not finished:
         raise UsageError(
-            _(
-                "{server} did not finish answering within {seconds:g} seconds: try again later"
-            ).format(server=visible(server), seconds=deadline)
+            _("{server} did not finish answering within {seconds} seconds: try again later").format(
+                server=visible(server), seconds=f"{deadline:g}"
+            )
         )
     if "problem" in outcome:
         raise outcome["problem"]
