@@ -264,6 +264,9 @@ def test_json_output_carries_no_control_character(server, learner, capsys):
     out = capsys.readouterr().out
     assert not any(c in out for c in "\x1b\x07\x9b\u202e"), repr(out)
     assert json.loads(out)["feedback"] == [f"Wrong {ESCAPES}"]  # the same data, escaped
+    assert learn("test", LESSON) == 1  # and on the terminal, as text
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\x9b\u202e") and "\\x1b]0;owned" in out
 
 
 def test_the_catalogue_title_is_not_markup(server, capsys):
@@ -272,6 +275,14 @@ def test_the_catalogue_title_is_not_markup(server, capsys):
     assert learn("lessons", "--server", server.url + "/[/]x") == 0
     out = capsys.readouterr().out
     assert "[/]x" in out and MARKUP in out
+
+
+@pytest.mark.parametrize(
+    "address", ["file:///etc/passwd", "ftp://127.0.0.1/", "http://", "http://x:99999", "http://a b"]
+)
+def test_only_an_http_address_is_a_server(capsys, address):
+    assert learn("lessons", "--server", address) == 2
+    assert "is not a server's address" in capsys.readouterr().err
 
 
 # ---- where the token goes -------------------------------------------------------------------
