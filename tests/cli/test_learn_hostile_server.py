@@ -503,15 +503,19 @@ def test_a_broken_folder_file_is_a_clear_error(server, learner, capsys, text):
     assert server.seen == []  # nothing asked of the server on a damaged folder's behalf
 
 
-def test_a_lesson_started_from_a_server_still_works(server, learner, capsys):
-    """The whole round, to be sure the checks let a real answer through."""
-    server.routes["*"] = answering(lesson())
+@pytest.mark.parametrize("expected", ["3\n", None], ids=["program", "function"])
+def test_a_lesson_started_from_a_server_still_works(server, learner, capsys, expected):
+    """The whole round, to be sure the checks let a real answer through (a function exercise
+    has no expected output)."""
+    server.routes["*"] = answering(lesson(expected_output=expected))
     server.routes[f"/api/lessons/{LESSON}/grade"] = answering(
         {"verdict": "correct", "feedback": [], "diff": [], "stderr": "", "case": None}
     )
     server.routes[f"/api/lessons/{LESSON}/hint"] = answering({"number": 1, "of": 1, "text": "Add."})
     assert learn("start", LESSON, "--server", server.url) == 0
     assert (learner / LESSON / "solution.py").read_text() == "# your code\n"
+    readme = (learner / LESSON / "README.md").read_text()
+    assert ("Expected output" in readme) == (expected is not None)
     assert learn("test", LESSON) == 0
     assert learn("hint", LESSON) == 0
     assert "Add." in capsys.readouterr().out

@@ -121,7 +121,7 @@ LESSON = {
     "explanation": TEXT,
     "task": TEXT,
     "starter": TEXT,
-    "expected_output": TEXT,
+    "expected_output": MAYBE_TEXT,  # none for a function exercise: its prints are not graded
     "questions": ListOf(OBJECT),
 }
 QUESTION = {"id": TEXT, "kind": TEXT, "prompt": TEXT}

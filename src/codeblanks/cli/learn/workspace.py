@@ -155,6 +155,14 @@ def readme(lesson: dict[str, Any]) -> str:
     title, level, course, summary = (
         one_line(lesson[key]) for key in ("title", "level", "course", "summary")
     )
+    printed = lesson.get("expected_output")  # None: a function exercise whose prints are free
+    expected = (
+        ""
+        if printed is None
+        else "\n\n"
+        + _("Expected output on the given data:")
+        + f"\n\n```text\n{visible(printed.rstrip())}\n```"
+    )
     return (
         f"# {title}\n\n"
         f"*{level} · {course}* — {summary}\n\n"
@@ -170,8 +178,6 @@ def readme(lesson: dict[str, Any]) -> str:
             "`codeblanks learn hint` gives a hint at a time; `codeblanks learn solution` shows "
             "the sample solution. `codeblanks learn quiz` asks the lesson's questions."
         ).format(file=lesson["filename"])
-        + "\n\n"
-        + _("Expected output on the given data:")
-        + "\n\n"
-        f"```text\n{visible(lesson['expected_output'].rstrip())}\n```\n"
+        + expected
+        + "\n"
     )
