@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from codeblanks import i18n
 from codeblanks.cli.console import UsageError
+from codeblanks.cli.learn import untrusted
+from codeblanks.cli.learn.fetch import check_server, request_json
 from codeblanks.i18n import gettext as _
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
-TIMEOUT_S = 60.0  # a grade of a slow program takes up to its time limit on every case
 
 
 def _data_home() -> Path:
@@ -62,83 +61,63 @@ def write_credentials(server: str, token: str) -> Path:
 
 
 class ServerBackend:
-    """The JSON API of a CodeBlanks server (docs/api.md, "The learner's endpoints")."""
+    """The JSON API of a CodeBlanks server (docs/api.md, "The learner's endpoints"). Nothing it
+    answers is trusted: each answer is checked for its shape before use (``untrusted``), and the
+    exchange itself is bounded in time, size and where it may go (``fetch``)."""
 
     def __init__(self, server: str, token: str | None = None) -> None:
-        self.server = server.rstrip("/")
+        self.server = check_server(server)
         self.token = token
         self.where = self.server
 
     def _call(self, method: str, path: str, body: Any = None) -> Any:
-        data = None if body is None else json.dumps(body).encode("utf-8")
-        request = urllib.request.Request(self.server + path, data=data, method=method)
-        request.add_header("Accept", "application/json")
         # the server answers (feedback, lessons) in the learner's language, as it would a browser
-        request.add_header("Accept-Language", i18n.current())
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
+        headers = {"Accept": "application/json", "Accept-Language": i18n.current()}
         if self.token:
-            request.add_header("Authorization", f"Bearer {self.token}")
-        try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as answer:
-                return json.loads(answer.read().decode("utf-8"))
-        except urllib.error.HTTPError as failure:
-            raise UsageError(self._refusal(failure)) from None
-        except (urllib.error.URLError, OSError) as failure:
-            reason = getattr(failure, "reason", failure)
-            raise UsageError(
-                _(
-                    "no CodeBlanks server answers at {server} ({reason}); start one with "
-                    "`codeblanks serve`, or name another with --server URL"
-                ).format(server=self.server, reason=reason)
-            ) from None
-        except ValueError:
-            raise UsageError(
-                _("{server} did not answer with JSON: is it CodeBlanks?").format(server=self.server)
-            ) from None
+            headers["Authorization"] = f"Bearer {self.token}"
+        return request_json(method, self.server + path, self.server, body, headers)
 
-    def _refusal(self, failure: urllib.error.HTTPError) -> str:
-        try:
-            data = json.loads(failure.read().decode("utf-8"))
-            message = str(data.get("message") or data.get("error"))
-        except (ValueError, AttributeError, OSError):
-            message = failure.reason
-        if failure.code == 401:
-            return _(
-                "the server refused your token ({message}): create a new one on your progress "
-                "page and run `codeblanks learn login`"
-            ).format(message=message)
-        return _("the server answered {status}: {message}").format(
-            status=failure.code, message=message
-        )
+    def _checked(self, method: str, path: str, fields, body: Any = None) -> Any:
+        """The answer to ``method path`` when it has ``fields`` (a dict of them, or a function
+        of the answer, the server and the request that checks it)."""
+        answer = self._call(method, path, body)
+        asked = f"{method} {path}"
+        if callable(fields):
+            return fields(answer, self.server, asked)
+        return untrusted.check(answer, fields, self.server, asked)
 
     def _lesson_path(self, lesson_id: str) -> str:
         return "/api/lessons/" + urllib.parse.quote(lesson_id, safe="")
 
     def lessons(self) -> list[dict[str, Any]]:
-        return self._call("GET", "/api/lessons")["lessons"]
+        return self._checked("GET", "/api/lessons", untrusted.lessons)
 
     def lesson(self, lesson_id: str) -> dict[str, Any]:
-        return self._call("GET", self._lesson_path(lesson_id))
+        return self._checked("GET", self._lesson_path(lesson_id), untrusted.lesson)
 
     def grade(self, lesson_id: str, code: str) -> dict[str, Any]:
-        return self._call("POST", self._lesson_path(lesson_id) + "/grade", {"code": code})
+        path = self._lesson_path(lesson_id) + "/grade"
+        return self._checked("POST", path, untrusted.GRADE, {"code": code})
 
     def hint(self, lesson_id: str, number: int) -> dict[str, Any]:
-        return self._call("POST", self._lesson_path(lesson_id) + "/hint", {"number": number})
+        path = self._lesson_path(lesson_id) + "/hint"
+        return self._checked("POST", path, untrusted.HINT, {"number": number})
 
     def solution(self, lesson_id: str) -> dict[str, Any]:
-        return self._call("POST", self._lesson_path(lesson_id) + "/solution", {})
+        path = self._lesson_path(lesson_id) + "/solution"
+        return self._checked("POST", path, untrusted.SOLUTION, {})
 
     def review(self, lesson_id: str) -> list[dict[str, Any]]:
-        return self._call("GET", self._lesson_path(lesson_id) + "/review")["questions"]
+        return self._checked("GET", self._lesson_path(lesson_id) + "/review", untrusted.review)
 
     def answer(self, lesson_id: str, question_id: str, answer: Any) -> dict[str, Any]:
-        path = self._lesson_path(lesson_id) + "/questions/" + urllib.parse.quote(question_id)
-        return self._call("POST", path, {"answer": answer})
+        path = (
+            self._lesson_path(lesson_id) + "/questions/" + urllib.parse.quote(question_id, safe="")
+        )
+        return self._checked("POST", path, untrusted.ANSWER, {"answer": answer})
 
     def whoami(self) -> dict[str, Any]:
-        return self._call("GET", "/api/me")
+        return self._checked("GET", "/api/me", untrusted.WHO)
 
 
 # ---- this machine ---------------------------------------------------------------------------

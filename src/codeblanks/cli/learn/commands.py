@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import getpass
 import sys
-from pathlib import Path
 
-from codeblanks.cli.console import UsageError, print_json
+from codeblanks.cli.console import UsageError
+from codeblanks.cli.learn import untrusted
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 
@@ -29,7 +29,7 @@ def lessons(args) -> int:
     backend = _backend(args)
     rows = backend.lessons()
     if args.json:
-        print_json(rows)
+        print(untrusted.json_text(rows))
     else:
         show.lessons(rows, backend.where)
     return 0
@@ -41,13 +41,14 @@ def start(args) -> int:
 
     backend = _backend(args)
     lesson = backend.lesson(args.lesson)
-    folder = Path(args.dir or lesson["id"])
+    # the folder is the learner's DIR, else the lesson's plain name in the working folder
+    folder = workspace.place(args.dir, lesson["id"], backend.where)
     server = backend.server if isinstance(backend, ServerBackend) else None
-    space, fresh = workspace.create(folder, lesson, server)
+    space, fresh = workspace.create(folder, lesson, server, backend.where)
     show.say(
         _("{title} ({level}), from {where}").format(
-            title=lesson["title"],
-            level=lesson.get("level_name") or lesson["level"],
+            title=untrusted.one_line(lesson["title"]),
+            level=untrusted.one_line(lesson.get("level_name") or lesson["level"]),
             where=backend.where,
         ),
         "bold",
@@ -78,7 +79,7 @@ def test(args) -> int:
     code = space.read_code()
     result = _backend(args, space).grade(space.lesson, code)
     if args.json:
-        print_json(result)
+        print(untrusted.json_text(result))
     else:
         show.grade(result)
     return 0 if result.get("verdict") == "correct" else 1
@@ -103,7 +104,7 @@ def hint(args) -> int:
             )
         show.say(_("`codeblanks learn solution` shows the sample solution."))
         return 0
-    space.hints_seen = result["number"]
+    space.hints_seen = max(space.hints_seen, result["number"])  # a server's -1 is not kept
     space.save()
     show.say(
         _("Hint {number} of {count}:").format(number=result["number"], count=result["of"]), "bold"

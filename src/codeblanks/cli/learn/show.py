@@ -52,7 +52,7 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
 
     out = console()
     table = Table(
-        title=_("Lessons ({where})").format(where=where),
+        title=text(_("Lessons ({where})").format(where=where)),  # text, never markup
         title_justify="left",
         box=None,
         pad_edge=False,
