@@ -9,7 +9,7 @@ import keyword
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from codeblanks.grading.cases import MissingInputs, substitute
+from codeblanks.grading.cases import MissingInputs, _offsets, substitute
 
 names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}", fullmatch=True).filter(
     lambda n: not keyword.iskeyword(n) and n != "np"
@@ -108,3 +108,29 @@ def test_values_over_any_number_of_lines_keep_every_other_line_in_place(inputs, 
     env: dict = {}
     exec(compile(made, "<case>", "exec"), env)  # trusted test code
     assert env["total"] == sum(eval(new[i]) for i in range(len(inputs)))  # noqa: S307
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "ı", "\r", "\n", " ", "€"]), max_size=60))
+def test_line_offsets_are_where_the_parser_starts_each_line(code):
+    """Byte offsets of line starts, with CR, LF and CRLF ending lines as the parser ends them,
+    and no start after text that does not end in a break (the one pass that replaced a
+    per-line pattern, which scanned a long last line quadratically)."""
+    expected, total, line = [0], 0, ""
+    i = 0
+    while i < len(code):
+        ch = code[i]
+        line += ch
+        if ch == "\r" and code[i + 1 : i + 2] == "\n":
+            line += "\n"
+            i += 1
+        if ch in "\r\n":
+            total += len(line.encode())
+            expected.append(total)
+            line = ""
+        i += 1
+    assert _offsets(code) == expected
+
+
+def test_a_long_last_line_with_no_break_is_one_line():
+    code = "x = 1\n" + "y = [" + "1," * 30_000 + "]"
+    assert _offsets(code) == [0, 6]

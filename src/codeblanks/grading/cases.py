@@ -24,7 +24,7 @@ VISIBLE = "visible"
 # What parsing a learner's text may raise: a syntax error, null bytes (older 3.11 releases),
 # nesting too deep for the parser or for a walk over the tree.
 PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
+_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends the parser knows
 
 
 @dataclass(frozen=True)
@@ -70,10 +70,13 @@ def find_assignments(tree: ast.Module, names: tuple[str, ...]) -> dict[str, ast.
 
 def _offsets(code: str) -> list[int]:
     """Byte offset of the start of each line, with lines ended as the parser ends them."""
-    starts, total = [0], 0
-    for line in _LINE.findall(code):
-        total += len(line.encode())
+    # one pass from break to break: a pattern for a whole line would scan a long last line
+    # without a break again from each of its characters (quadratic: minutes for 64 KiB)
+    starts, total, last = [0], 0, 0
+    for end in (m.end() for m in _BREAK.finditer(code)):
+        total += len(code[last:end].encode())
         starts.append(total)
+        last = end
     return starts
 
 
