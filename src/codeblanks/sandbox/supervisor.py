@@ -369,6 +369,7 @@ class Supervisor:
                 spare.close()
                 return
             spare.pidfd = fds[0]
+            spare.pid = pid_of(spare.pidfd)
             spare.chan.setblocking(False)
             self.failures = 0
             self.broken = None
@@ -384,7 +385,7 @@ class Supervisor:
         assert self.cgroups is not None
         while (spare := self.joining.get()) is not None:
             try:
-                pid = pid_of(spare.pidfd)
+                pid = spare.pid
                 if pid is not None:
                     group = self.cgroups.group(spare.uid)
                     group.join(pid)
@@ -536,7 +537,9 @@ class Supervisor:
             try:
                 if spare.group is not None:
                     spare.group.limit(limits.memory_mb)
-                results = execute(spare, codes, filename, limits, capture, stop)
+                results = execute(
+                    spare, codes, filename, limits, capture, stop, self.config.slice_ms
+                )
             finally:
                 spare.kill()
                 spare.close()

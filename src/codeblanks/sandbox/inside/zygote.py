@@ -200,8 +200,10 @@ class Zygote:
             with open("/proc/self/oom_score_adj", "w") as f:
                 f.write("1000")
             # No core files (could fill the run dir or leak memory); no locked memory; no POSIX
-            # message queues.
-            for lim in (resource.RLIMIT_CORE, resource.RLIMIT_MEMLOCK, resource.RLIMIT_MSGQUEUE):
+            # message queues; no nice below 20 - 0, so a run demoted to SCHED_IDLE by the
+            # supervisor (short jobs first) cannot switch back.
+            for lim in (resource.RLIMIT_CORE, resource.RLIMIT_MEMLOCK, resource.RLIMIT_MSGQUEUE,
+                        resource.RLIMIT_NICE):  # fmt: skip
                 resource.setrlimit(lim, (0, 0))
             if self.isolate:
                 # The run's own uid: it cannot signal, ptrace or read another run's processes
