@@ -53,6 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse has printed the usage message
         return exit_.code if isinstance(exit_.code, int) else 2
+    if argv is None:  # a real command line (not a test's, nor the warm server's own call)
+        from codeblanks.cli import warm
+
+        if warm.wanted(args) and (code := warm.forward(sys.argv[1:])) is not None:
+            return code
     if args.unsafe_no_sandbox:
         os.environ[UNSAFE_ENV] = "1"  # read by the sandbox when it starts
         print(UNSAFE_WARNING, file=sys.stderr)

@@ -1,0 +1,161 @@
+"""``codeblanks grade``, ``run`` and local ``learn test`` answered by a warm server of the user's
+(issue 25, item 4; the socket and its safety are ``codeblanks.sandbox.warm``'s).
+
+The first call starts ``python -m codeblanks.cli.warm SOCKET``: a process that keeps Python's
+imports, the courses and a running sandbox, and runs each forwarded command line exactly as
+``main()`` would, in the caller's folder, returning its exit code and output. Later calls cost
+a connection instead of a cold start. One server per environment: its socket is named by a hash
+of the interpreter, CodeBlanks' own files and the environment, so a changed setting, an
+upgrade or an edit of CodeBlanks gets a fresh server; course files are looked at again on every
+call. ``CODEBLANKS_WARM=0`` turns it off; ``CODEBLANKS_WARM_IDLE_S`` is how long it stays.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import io
+import os
+import sys
+from pathlib import Path
+
+from codeblanks.sandbox import warm
+
+# Set per call from the caller's terminal; everything else of the environment is the server's.
+TERMINAL_ENV = ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")
+# Differ between two shells of the same user without changing what a command does.
+VOLATILE_ENV = {"PWD", "OLDPWD", "SHLVL", "_", "WINDOWID", "TERM_SESSION_ID", "PS1", "PS2"}
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def wanted(args) -> bool:
+    """Whether this command line may go to the warm server: a grade, a run, or ``learn test``
+    graded on this machine; never with isolation turned off."""
+    if os.environ.get("CODEBLANKS_WARM", "1") == "0" or args.unsafe_no_sandbox:
+        return False
+    if os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX") == "1":
+        return False
+    if args.command in ("grade", "run"):
+        return True
+    if args.command != "learn" or getattr(args, "learn_command", None) != "test":
+        return False
+    try:  # a server's grade goes over HTTP anyway: nothing to keep warm
+        from codeblanks.cli.learn import workspace
+        from codeblanks.cli.learn.backends import read_credentials
+
+        space = workspace.load(args.dir)
+        chosen = args.server or space.server or os.environ.get("CODEBLANKS_SERVER")
+        return not (chosen or read_credentials().get("server"))
+    except Exception:  # the command itself says what is wrong, in the caller's process
+        return False
+
+
+def fingerprint() -> str:
+    digest = hashlib.sha256(sys.executable.encode())
+    for name in sorted(os.environ):
+        if name not in VOLATILE_ENV and name not in TERMINAL_ENV:
+            digest.update(f"\0{name}={os.environ[name]}".encode("utf-8", "surrogateescape"))
+    for path in sorted(PACKAGE.rglob("*.py")):
+        with contextlib.suppress(OSError):
+            info = path.stat()
+            digest.update(f"\0{path}:{info.st_size}:{info.st_mtime_ns}".encode())
+    return digest.hexdigest()[:20]
+
+
+def forward(argv: list[str]) -> int | None:
+    """Have the warm server run ``argv``; its exit code, or None to run it here instead."""
+    request = {
+        "argv": argv,
+        "cwd": os.getcwd(),
+        "env": {name: os.environ[name] for name in TERMINAL_ENV if name in os.environ},
+        "tty": [sys.stdout.isatty(), sys.stderr.isatty()],
+    }
+    server = [sys.executable, "-m", "codeblanks.cli.warm"]
+    answer = warm.call(f"warm-{fingerprint()}.sock", request, server)
+    if not answer or not isinstance(answer.get("code"), int):
+        return None
+    sys.stdout.flush()
+    sys.stdout.buffer.write(base64.b64decode(answer.get("stdout", "")))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    sys.stderr.buffer.write(base64.b64decode(answer.get("stderr", "")))
+    sys.stderr.flush()
+    return answer["code"]
+
+
+class _Captured(io.TextIOWrapper):
+    """A captured stream that says whether the caller's is a terminal (for colours)."""
+
+    def __init__(self, tty: bool) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", errors="surrogateescape",
+                         line_buffering=False)  # fmt: skip
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def value(self) -> str:
+        self.flush()
+        return base64.b64encode(self.buffer.getvalue()).decode()
+
+
+class _Server:
+    def __init__(self) -> None:
+        from codeblanks.content import catalog
+
+        self.catalog = catalog
+        self.courses = self._courses()
+
+    def _courses(self) -> tuple:
+        from codeblanks.content.catalog import _signature
+
+        return _signature()
+
+    def handle(self, request: dict) -> dict:
+        from codeblanks.cli.main import main
+
+        argv, cwd = request.get("argv"), request.get("cwd")
+        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+            return {"error": "bad request"}
+        now = self._courses()
+        if now != self.courses:  # an author edited a course: load it again
+            self.catalog.cache_clear()
+            self.courses = now
+        tty = request.get("tty") or [False, False]
+        out, err = _Captured(bool(tty[0])), _Captured(bool(tty[1]))
+        saved_env = {name: os.environ.get(name) for name in TERMINAL_ENV}
+        for name in TERMINAL_ENV:
+            os.environ.pop(name, None)
+        env = request.get("env") if isinstance(request.get("env"), dict) else {}
+        os.environ.update({k: str(v) for k, v in env.items() if k in TERMINAL_ENV})
+        try:
+            os.chdir(cwd if isinstance(cwd, str) else "/")
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(argv)
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        except Exception as problem:  # never take the server down; say it like main() would
+            err.write(f"codeblanks: error: {problem}\n")
+            code = 1
+        finally:
+            os.chdir("/")
+            for name, value in saved_env.items():
+                os.environ.pop(name, None)
+                if value is not None:
+                    os.environ[name] = value
+        return {"code": code, "stdout": out.value(), "stderr": err.value(), "pid": os.getpid()}
+
+
+def serve(path: str) -> None:
+    server = _Server()
+    try:
+        warm.serve(path, server.handle)
+    finally:
+        from codeblanks.sandbox.service import close_shared
+
+        close_shared()
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])
