@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,14 +27,16 @@ DEADLINE_S = 120.0
 @pytest.fixture
 def user(tmp_path, monkeypatch):
     """A user of their own: a private runtime folder, data and config folders, a short idle."""
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
+    # Short: a Unix socket's path has at most 107 bytes (pytest's folders are long).
+    runtime = Path(tempfile.mkdtemp(prefix="cbw-", dir="/tmp"))
+    os.chmod(runtime, 0o700)
     env = {
         **os.environ,
         "XDG_RUNTIME_DIR": str(runtime),
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "CODEBLANKS_WARM_IDLE_S": "2",
+        # Long: the calls of one test must find it; test_it_stops_when_idle sets a short one.
+        "CODEBLANKS_WARM_IDLE_S": "600",
     }
     env.pop("CODEBLANKS_SERVER", None)
     env.pop("CODEBLANKS_WARM", None)
@@ -39,8 +44,12 @@ def user(tmp_path, monkeypatch):
         monkeypatch.setenv(name, env[name])
     monkeypatch.delenv("CODEBLANKS_SERVER", raising=False)
     yield env
-    for pid in servers(runtime):  # never leave one behind, even when a test failed
-        os.kill(pid, 9)
+    for pid in servers(runtime):  # never leave one behind
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + DEADLINE_S
+    while servers(runtime) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    shutil.rmtree(runtime, ignore_errors=True)
 
 
 def servers(runtime: Path) -> list[int]:
@@ -65,7 +74,7 @@ def codeblanks(env, *args, cwd):
     )  # fmt: skip
 
 
-def test_the_second_call_reuses_the_warm_sandbox_which_stops_when_idle(user, tmp_path):
+def test_the_second_call_reuses_the_warm_sandbox(user, tmp_path):
     runtime = Path(user["XDG_RUNTIME_DIR"])
     program = tmp_path / "hi.py"
     program.write_text("import os\nprint('hello', 6 * 7)\n")
@@ -80,9 +89,17 @@ def test_the_second_call_reuses_the_warm_sandbox_which_stops_when_idle(user, tmp
     assert second.returncode == 0, second.stderr
     assert json.loads(second.stdout)["verdict"] == "correct"
     assert servers(runtime) == started  # the same server answered
-
     folder = runtime / "codeblanks"
     assert (folder.stat().st_mode & 0o777) == 0o700
+
+
+def test_it_stops_when_idle(user, tmp_path):
+    runtime = Path(user["XDG_RUNTIME_DIR"])
+    (tmp_path / "hi.py").write_text("print('hi')\n")
+    done = codeblanks({**user, "CODEBLANKS_WARM_IDLE_S": "1"}, "run", "hi.py", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "hi\n"), done.stderr
+    folder = runtime / "codeblanks"
+    assert list(folder.glob("*.log"))  # a server was started (its log stays)
     deadline = time.monotonic() + DEADLINE_S
     while servers(runtime) and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -125,8 +142,7 @@ def test_another_user_cannot_reach_the_socket(user, tmp_path):
     (tmp_path / "hi.py").write_text("print(1)\n")
     assert codeblanks(user, "run", "hi.py", cwd=tmp_path).returncode == 0
     (sock,) = (runtime / "codeblanks").glob("*.sock")
-    os.chmod(tmp_path, 0o755)  # let the other user reach the runtime folder's parent
-    os.chmod(runtime, 0o755)
+    os.chmod(runtime, 0o755)  # let the other user reach the private folder itself
     pid = os.fork()
     if pid == 0:  # another user (nobody) tries to talk to the server
         code = 3

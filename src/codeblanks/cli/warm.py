@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import io
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -29,26 +30,38 @@ VOLATILE_ENV = {"PWD", "OLDPWD", "SHLVL", "_", "WINDOWID", "TERM_SESSION_ID", "P
 PACKAGE = Path(__file__).resolve().parents[1]
 
 
-def wanted(args) -> bool:
+def wanted(argv: list[str]) -> bool:
     """Whether this command line may go to the warm server: a grade, a run, or ``learn test``
-    graded on this machine; never with isolation turned off."""
-    if os.environ.get("CODEBLANKS_WARM", "1") == "0" or args.unsafe_no_sandbox:
+    graded on this machine; never with isolation turned off (an option before the command, or
+    the setting). Decided from the words alone: the server parses them, errors included."""
+    if os.environ.get("CODEBLANKS_WARM", "1") == "0":
         return False
-    if os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX") == "1":
+    if os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX") == "1" or not argv:
         return False
-    if args.command in ("grade", "run"):
+    if argv[0] in ("grade", "run"):
         return True
-    if args.command != "learn" or getattr(args, "learn_command", None) != "test":
+    if argv[:2] != ["learn", "test"]:
         return False
     try:  # a server's grade goes over HTTP anyway: nothing to keep warm
+        import argparse
+
         from codeblanks.cli.learn import workspace
         from codeblanks.cli.learn.backends import read_credentials
 
+        words = argparse.ArgumentParser(add_help=False)
+        words.add_argument("dir", nargs="?")
+        words.add_argument("--server")
+        args, _ = words.parse_known_args(argv[2:])
         space = workspace.load(args.dir)
         chosen = args.server or space.server or os.environ.get("CODEBLANKS_SERVER")
         return not (chosen or read_credentials().get("server"))
-    except Exception:  # the command itself says what is wrong, in the caller's process
+    except BaseException:  # the command itself says what is wrong, in the caller's process
         return False
+
+
+def forward_if_wanted(argv: list[str]) -> int | None:
+    """The warm server's exit code for ``argv``, or None to run the command here."""
+    return forward(argv) if wanted(argv) else None
 
 
 def fingerprint() -> str:
@@ -72,7 +85,7 @@ def forward(argv: list[str]) -> int | None:
         "tty": [sys.stdout.isatty(), sys.stderr.isatty()],
     }
     server = [sys.executable, "-m", "codeblanks.cli.warm"]
-    answer = warm.call(f"warm-{fingerprint()}.sock", request, server)
+    answer = warm.call(f"w-{fingerprint()}.sock", request, server)
     if not answer or not isinstance(answer.get("code"), int):
         return None
     sys.stdout.flush()
@@ -148,6 +161,8 @@ class _Server:
 
 
 def serve(path: str) -> None:
+    # SIGTERM ends it cleanly: the sandbox closed, the socket removed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server = _Server()
     try:
         warm.serve(path, server.handle)
