@@ -61,7 +61,13 @@ def wanted(argv: list[str]) -> bool:
 
 def forward_if_wanted(argv: list[str]) -> int | None:
     """The warm server's exit code for ``argv``, or None to run the command here."""
-    return forward(argv) if wanted(argv) else None
+    try:
+        return forward(argv) if wanted(argv) else None
+    except KeyboardInterrupt:  # the run goes on to its limits in the server; we stop waiting
+        from codeblanks.cli.console import error
+        from codeblanks.i18n import gettext as _
+
+        return error(_("interrupted"), 130)
 
 
 def fingerprint() -> str:
