@@ -91,7 +91,11 @@ def forward(argv: list[str]) -> int | None:
         "tty": [sys.stdout.isatty(), sys.stderr.isatty()],
     }
     server = [sys.executable, "-m", "codeblanks.cli.warm"]
-    answer = warm.call(f"w-{fingerprint()}.sock", request, server)
+    try:
+        answer = warm.call(f"w-{fingerprint()}.sock", request, server)
+    except warm.UnsafeFolder as unsafe:
+        _say_unsafe(unsafe)
+        return None
     if not answer or not isinstance(answer.get("code"), int):
         return None
     sys.stdout.flush()
@@ -101,6 +105,22 @@ def forward(argv: list[str]) -> int | None:
     sys.stderr.buffer.write(base64.b64decode(answer.get("stderr", "")))
     sys.stderr.flush()
     return answer["code"]
+
+
+def _say_unsafe(unsafe: warm.UnsafeFolder) -> None:
+    from codeblanks.i18n import gettext as _
+
+    folder = str(unsafe.folder)
+    if unsafe.kind == "not-folder":
+        why = _("{folder} is not a folder").format(folder=folder)
+    elif unsafe.kind == "owner":
+        why = _("{folder} belongs to another user").format(folder=folder)
+    else:
+        why = _("{folder} may be entered by others (mode {mode})").format(
+            folder=folder, mode=f"{unsafe.mode:o}"
+        )
+    message = _("not using the warm sandbox: {reason}").format(reason=why)
+    print(f"codeblanks: {message}", file=sys.stderr)
 
 
 class _Captured(io.TextIOWrapper):

@@ -24,7 +24,6 @@ import socket
 import stat
 import struct
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,7 +36,12 @@ _started: list[subprocess.Popen] = []  # kept so that no ResourceWarning is rais
 
 
 class UnsafeFolder(Exception):
-    """The folder for the socket exists but is not private to this user."""
+    """The folder for the socket exists but is not private to this user: ``kind`` is
+    "not-folder", "owner" or "mode" (the caller words it), ``mode`` its permission bits."""
+
+    def __init__(self, kind: str, folder: Path, mode: int = 0) -> None:
+        super().__init__(f"{folder}: {kind}")
+        self.kind, self.folder, self.mode = kind, folder, mode
 
 
 def idle_seconds() -> float:
@@ -60,11 +64,11 @@ def private_dir() -> Path:
         os.mkdir(folder, 0o700)
     info = os.lstat(folder)
     if not stat.S_ISDIR(info.st_mode):
-        raise UnsafeFolder(f"{folder} is not a folder")
+        raise UnsafeFolder("not-folder", folder)
     if info.st_uid != uid:
-        raise UnsafeFolder(f"{folder} belongs to uid {info.st_uid}, not to you ({uid})")
+        raise UnsafeFolder("owner", folder)
     if info.st_mode & 0o077:
-        raise UnsafeFolder(f"{folder} may be entered by others (mode {info.st_mode & 0o777:o})")
+        raise UnsafeFolder("mode", folder, info.st_mode & 0o777)
     return folder
 
 
@@ -115,12 +119,10 @@ def _connect(path: Path, timeout: float | None) -> socket.socket | None:
 def call(name: str, request: dict, server_argv: list[str]) -> dict | None:
     """Send ``request`` to the warm server ``name`` (a file name for its socket), starting it
     with ``server_argv`` + [socket path] if none answers; its answer, or None when there is no
-    safe warm server to be had (the caller then does the work itself)."""
+    safe warm server to be had (the caller then does the work itself). UnsafeFolder when the
+    folder for the socket is not private (the caller says so, then does the work)."""
     try:
         path = private_dir() / name
-    except UnsafeFolder as why:
-        print(f"codeblanks: not using the warm sandbox: {why}", file=sys.stderr)
-        return None
     except OSError:
         return None
     sock = _connect(path, None)
