@@ -33,10 +33,3 @@ def english_environment(monkeypatch):
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
-
-
-@pytest.fixture(autouse=True)
-def no_warm_sandbox(monkeypatch):
-    """A command line started by a test runs cold: a warm server of its own would outlive the
-    test (tests/cli/test_warm.py turns it on, in a private folder, and stops it)."""
-    monkeypatch.setenv("CODEBLANKS_WARM", "0")
