@@ -8,7 +8,9 @@ on the machine's load the way latencies do.
 Grades the lesson's sample solution ``--n`` times, one after another with a short pause, through
 the JSON API in-process (``codeblanks.web.asgi.application``, as benchmarks/grading.py does), or
 ``agrade()`` itself with ``--direct``. ``--profile`` writes cProfile's statistics of this process
-(the web side) to FILE.
+(the web side) to FILE. In the same run, the baseline: the CPU of a fresh ``python main.py`` of
+the same program (the naive way, ``--naive`` times), and the ratio (issue 25's target: a
+learner's step at most 1/8 of a naive run's CPU).
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ import asyncio
 import cProfile
 import json
 import os
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -46,6 +51,18 @@ def sandbox_pids(launcher: int) -> list[int]:
     for task in Path(f"/proc/{launcher}/task").iterdir():
         kids += [int(k) for k in (task / "children").read_text().split()]
     return [launcher, *kids]
+
+
+def naive_cpu_ms(code: str, n: int) -> float:
+    """Mean CPU (user + system) of a fresh ``python main.py`` of ``code``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "main.py")
+        Path(path).write_text(code)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        for _ in range(n):
+            subprocess.run([sys.executable, path], capture_output=True, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000 / n
 
 
 async def main(args) -> int:
@@ -95,6 +112,9 @@ async def main(args) -> int:
     web, box = (web1 - web0) / n, (box1 - box0) / n
     print(f"  CPU per grade: this process {web:6.2f} ms   sandbox (zygote and children)"
           f" {box:6.2f} ms   total {web + box:6.2f} ms")  # fmt: skip
+    naive = naive_cpu_ms(code, args.naive)
+    print(f"  baseline: a fresh `python main.py` {naive:6.1f} ms of CPU (n={args.naive});"
+          f" a grade is 1/{naive / (web + box):.1f} of it (target: 1/8 or less)")  # fmt: skip
     print(f"  (wall {wall:.1f} s; the refill of spares between rounds is counted in the sandbox)")
     if profile:
         profile.dump_stats(args.profile)
@@ -107,4 +127,5 @@ if __name__ == "__main__":
     parser.add_argument("--lesson", default="query-key-value")
     parser.add_argument("--direct", action="store_true")
     parser.add_argument("--profile")
+    parser.add_argument("--naive", type=int, default=10)
     sys.exit(asyncio.run(main(parser.parse_args())))

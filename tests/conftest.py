@@ -11,6 +11,10 @@ settings.register_profile("codeblanks", deadline=None)
 settings.register_profile("ci", parent=settings.get_profile("codeblanks"), derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "codeblanks")
 
+# A command line a test starts runs cold: a warm sandbox server would outlive the test
+# (tests/cli/test_warm.py turns it on, in a private folder of its own, and stops it).
+os.environ["CODEBLANKS_WARM"] = "0"
+
 
 def pytest_collection_modifyitems(session, config, items):
     """Run the browser tests last. Playwright's sync API keeps an asyncio event loop running in

@@ -101,6 +101,7 @@ def installed(tmp_path_factory) -> dict:
 def _env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CODEBLANKS_")}
     env.pop("PYTHONPATH", None)
+    env["CODEBLANKS_WARM"] = "0"  # the command runs cold: no warm server outlives the test
     return env
 
 

@@ -15,12 +15,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from codeblanks import i18n
-from codeblanks.cli import check, grade, learn, lessons, manage, new, run, serve, translate
-from codeblanks.cli.console import UsageError, error, language_of
-from codeblanks.i18n import gettext as _
-
-COMMANDS = (lessons, check, run, grade, learn, serve, manage, new, translate)
 UNSAFE_ENV = "CODEBLANKS_UNSAFE_NO_SANDBOX"
 UNSAFE_WARNING = """\
 *******************************************************************************
@@ -40,14 +34,25 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run programs without isolation (development only; prints a warning)",
     )
+    from codeblanks.cli import check, grade, learn, lessons, manage, new, run, serve, translate
+
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
+    for command in (lessons, check, run, grade, learn, serve, manage, new, translate):
         command.add_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    if argv is None:  # a real command line (not a test's, nor the warm server's own call)
+        from codeblanks.cli import warm  # before anything heavy is imported
+
+        if (code := warm.forward_if_wanted(sys.argv[1:])) is not None:
+            return code
+    from codeblanks import i18n
+    from codeblanks.cli.console import UsageError, error, language_of
+    from codeblanks.i18n import gettext as _
+
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

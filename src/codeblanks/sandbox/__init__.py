@@ -8,6 +8,15 @@ Only this package may create processes (ruff's banned-api rule guards the door).
 """
 
 from codeblanks.sandbox.result import VERDICTS, RunLimits, RunResult
-from codeblanks.sandbox.service import Sandbox, SandboxUnavailable, get_sandbox
 
 __all__ = ["VERDICTS", "RunLimits", "RunResult", "Sandbox", "SandboxUnavailable", "get_sandbox"]
+
+
+def __getattr__(name: str):
+    """The service on first use, not at import: ``codeblanks.sandbox.warm`` (the command line's
+    client) must not pay for the supervisor and asyncio."""
+    if name in ("Sandbox", "SandboxUnavailable", "get_sandbox"):
+        from codeblanks.sandbox import service
+
+        return getattr(service, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

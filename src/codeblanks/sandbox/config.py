@@ -70,6 +70,12 @@ class SandboxConfig:
     client_queue: int = 16
     wait_s: float = 10.0
     memory_mb: int | None = None  # the whole tree; None: half the RAM
+    # CPU (ms, the child's in all: set-up included) after which a run yields to every run that
+    # has used less: SCHED_IDLE (demotion.py). 0: never demoted.
+    slice_ms: int = 50
+    # The trusted warm-up in each spare: "auto" while the load average is below the cores,
+    # "always", or "never" (supervisor._warm_up_now).
+    warm_up: str = "auto"
     cgroups: bool = True  # False: rlimits only, even where cgroup v1 controllers exist
 
     @property
@@ -106,5 +112,7 @@ class SandboxConfig:
             per_client=_int("CODEBLANKS_SANDBOX_PER_CLIENT", 4),
             client_queue=_int("CODEBLANKS_SANDBOX_CLIENT_QUEUE", 16, minimum=0),
             wait_s=_float("CODEBLANKS_SANDBOX_WAIT_S", 10.0),
+            slice_ms=_int("CODEBLANKS_SANDBOX_SLICE_MS", 50, minimum=0),
+            warm_up=os.environ.get("CODEBLANKS_SANDBOX_WARM_UP", "auto").strip() or "auto",
             memory_mb=_int("CODEBLANKS_SANDBOX_MEMORY_MB", 0, minimum=64) if memory else None,
         )

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 
+from codeblanks.sandbox import demotion
 from codeblanks.sandbox.inside import wire
 from codeblanks.sandbox.result import (
     ERROR,
@@ -123,6 +124,7 @@ def execute(
     limits: RunLimits,
     capture: tuple[str, ...],
     stop: Stop = stop_at_failure,
+    slice_ms: int = 0,
 ) -> list[RunResult] | None:
     """Hand ``codes`` (a grade's cases, or one program) to a ready spare and collect one outcome
     per case it ran, in order; the caller kills and closes the spare. None if the spare was
@@ -133,7 +135,11 @@ def execute(
     A case is done when its DONE report is in: the child flushed its streams before sending it
     and waits for NEXT before the next case, so everything in the pipes then is that case's
     output. Each case has its own wall clock (from the moment it may start) and its own output
-    caps. Everything read from the child is capped before it is kept."""
+    caps. Everything read from the child is capped before it is kept.
+
+    ``slice_ms``: once the child has used that much CPU it is demoted to SCHED_IDLE (short
+    jobs first, demotion.py); looked at when that much wall time has passed, then every half
+    slice, so a short run costs no extra system call."""
     lim = asdict(limits)
     if spare.group is not None:
         # The memory group counts what the program really holds; the address space only has
@@ -164,6 +170,8 @@ def execute(
     forced: str | None = None
     cpu_before = 0  # the child's CPU time when the current case began (as it reported it)
     finished = False  # the last case this child runs has reported
+    watch = spare.pid is not None and slice_ms > 0
+    check_at = start + slice_ms / 1000  # when to look at the child's CPU next (while watched)
 
     def drain() -> bool:
         """Read what the pipes hold now; False if a stream passed its cap."""
@@ -189,7 +197,13 @@ def execute(
             if left <= 0:
                 forced = TIMEOUT
                 break
-            events = sel.select(left)
+            if watch and time.perf_counter() >= check_at:
+                used = demotion.cpu_ms(spare.pid)
+                if used is not None and used >= slice_ms and not alive.poll(0):
+                    demotion.demote(spare.pid)  # alive: its pid is not yet anyone else's
+                    watch = False
+                check_at = time.perf_counter() + slice_ms / 2000
+            events = sel.select(min(left, check_at - time.perf_counter()) if watch else left)
             for key, _ in events:
                 if key.fileobj is spare.chan:
                     try:

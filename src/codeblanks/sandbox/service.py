@@ -247,3 +247,12 @@ def get_sandbox() -> Sandbox:
             _shared = Sandbox()
             _shared_pid = os.getpid()
         return _shared
+
+
+def close_shared() -> None:
+    """Stop the process-wide sandbox if this process started one (a server that exits)."""
+    global _shared
+    with _shared_lock:
+        if _shared is not None and _shared_pid == os.getpid():
+            _shared.close()
+        _shared = None

@@ -22,6 +22,7 @@ class Spare:
     err_r: int
     chan: socket.socket
     pidfd: int = -1
+    pid: int | None = None  # in our namespace, read from the pidfd at HELLO (demotion)
     exited: threading.Event = field(default_factory=threading.Event)
     wait_status: int | None = None
     cpu_ms: int = 0

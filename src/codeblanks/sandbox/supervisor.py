@@ -64,6 +64,19 @@ def _batch(
     return batch
 
 
+def _warm_up_now(config: SandboxConfig) -> bool:
+    """Whether the next spare runs the trusted warm-up. "auto": while the node has a core to
+    spare (load average below the cores), so the faults are off the learner's clock; when CPU
+    is short it is skipped (~4 ms of CPU less per child, the faults then on the learner's
+    clock)."""
+    if config.warm_up in ("always", "never"):
+        return config.warm_up == "always"
+    try:
+        return os.getloadavg()[0] < config.cores
+    except OSError:
+        return True
+
+
 def _site_packages() -> list[str]:
     """Unsafe mode only (no isolation): the zygote imports from the real site-packages."""
     paths = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
@@ -369,6 +382,7 @@ class Supervisor:
                 spare.close()
                 return
             spare.pidfd = fds[0]
+            spare.pid = pid_of(spare.pidfd)
             spare.chan.setblocking(False)
             self.failures = 0
             self.broken = None
@@ -384,7 +398,7 @@ class Supervisor:
         assert self.cgroups is not None
         while (spare := self.joining.get()) is not None:
             try:
-                pid = pid_of(spare.pidfd)
+                pid = spare.pid
                 if pid is not None:
                     group = self.cgroups.group(spare.uid)
                     group.join(pid)
@@ -439,7 +453,7 @@ class Supervisor:
             self.ctl.setblocking(True)
             wire.send_fds(
                 self.ctl,
-                b"%s %s %d" % (wire.SPAWN, spare.id.encode(), uid),
+                b"%s %s %d %d" % (wire.SPAWN, spare.id.encode(), uid, _warm_up_now(self.config)),
                 [code_r, out_w, err_w, theirs.fileno()],
             )
             self.ctl.setblocking(False)
@@ -536,7 +550,9 @@ class Supervisor:
             try:
                 if spare.group is not None:
                     spare.group.limit(limits.memory_mb)
-                results = execute(spare, codes, filename, limits, capture, stop)
+                results = execute(
+                    spare, codes, filename, limits, capture, stop, self.config.slice_ms
+                )
             finally:
                 spare.kill()
                 spare.close()

@@ -15,7 +15,7 @@ import struct
 
 # Control channel (supervisor <-> zygote), one SOCK_SEQPACKET datagram per message.
 READY = b"READY"  # zygote -> supervisor, then a JSON object describing the zygote
-SPAWN = b"SPAWN"  # supervisor -> zygote: "SPAWN <child id> <uid>" + 4 fds (SCM_RIGHTS)
+SPAWN = b"SPAWN"  # supervisor -> zygote: "SPAWN <child id> <uid> <warm>" + 4 fds (SCM_RIGHTS)
 EXIT = b"EXIT"  # zygote -> supervisor: "EXIT <child id> <wait status> <cpu ms>"
 
 # Child channel (a SOCK_STREAM socketpair between the supervisor and one child).

@@ -13,8 +13,9 @@ Control channel: fd 3, an AF_UNIX SOCK_SEQPACKET socket to the supervisor (one m
 
     zygote -> supervisor   b"READY" + JSON {"pid": ..., "numpy": version}
                            once, after the preloads and lock-down.
-    supervisor -> zygote   b"SPAWN <child id> <uid>" + SCM_RIGHTS[code_r, out_w, err_w, chan]
-                           fork a spare for that uid. The four fds are the child's; the zygote
+    supervisor -> zygote   b"SPAWN <child id> <uid> <warm>" + SCM_RIGHTS[code_r, out_w, err_w,
+                           chan]: fork a spare for that uid; <warm> 1 to run the warm-up in it,
+                           0 not to. The four fds are the child's; the zygote
                            closes its copies right after fork and never reads or writes them.
     zygote -> supervisor   b"EXIT <child id> <wait status> <cpu ms>"
                            the child has been reaped (its uid may be reused).
@@ -116,18 +117,23 @@ class Zygote:
         if not msg:
             self.shutdown()
         parts = msg.split()
-        if parts[0] != wire.SPAWN or len(parts) != 3 or len(fds) != wire.FD_COUNT:
+        if (
+            parts[0] != wire.SPAWN
+            or len(parts) != 4
+            or parts[3] not in (b"0", b"1")
+            or len(fds) != wire.FD_COUNT
+        ):
             log(f"bad message {msg[:40]!r}")
             for fd in fds:
                 os.close(fd)
             return
-        child_id, uid = parts[1].decode(), int(parts[2])
+        child_id, uid, warm = parts[1].decode(), int(parts[2]), parts[3] == b"1"
         # Unsafe mode has no private tmpfs: a temporary directory, removed when the child is reaped
         # (rmtree does not follow symlinks).
         run_dir = None if self.isolate else tempfile.mkdtemp(prefix="codeblanks-run-")
         pid = os.fork()
         if pid == 0:
-            self.become_spare(uid, fds, run_dir)
+            self.become_spare(uid, fds, run_dir, warm)
         for fd in fds:
             os.close(fd)
         self.children[pid] = child_id
@@ -164,7 +170,7 @@ class Zygote:
                 cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
                 self.ctl.send(b"%s %s %d %d" % (wire.EXIT, child_id.encode(), status, cpu_ms))
 
-    def become_spare(self, uid: int, fds: list[int], run_dir: str | None) -> None:
+    def become_spare(self, uid: int, fds: list[int], run_dir: str | None, warm: bool) -> None:
         """In the forked child: lock down, warm up, announce, then run one program. Never
         returns."""
         try:
@@ -200,8 +206,10 @@ class Zygote:
             with open("/proc/self/oom_score_adj", "w") as f:
                 f.write("1000")
             # No core files (could fill the run dir or leak memory); no locked memory; no POSIX
-            # message queues.
-            for lim in (resource.RLIMIT_CORE, resource.RLIMIT_MEMLOCK, resource.RLIMIT_MSGQUEUE):
+            # message queues; no nice below 20 - 0, so a run demoted to SCHED_IDLE by the
+            # supervisor (short jobs first) cannot switch back.
+            for lim in (resource.RLIMIT_CORE, resource.RLIMIT_MEMLOCK, resource.RLIMIT_MSGQUEUE,
+                        resource.RLIMIT_NICE):  # fmt: skip
                 resource.setrlimit(lim, (0, 0))
             if self.isolate:
                 # The run's own uid: it cannot signal, ptrace or read another run's processes
@@ -211,7 +219,7 @@ class Zygote:
                 os.setresuid(uid, uid, uid)
                 os.chdir("/tmp")  # (only the run's uid may enter it)
                 kernel.load_seccomp(self.child_bpf)
-            runner.serve(code_fd=3, chan_fd=4, pidfd=5)
+            runner.serve(code_fd=3, chan_fd=4, pidfd=5, warm=warm)
         except BaseException:
             try:
                 os.write(2, traceback.format_exc().encode())

@@ -1,0 +1,48 @@
+"""Short jobs first: a run that has used more than a small slice of CPU is demoted to
+SCHED_IDLE, so that a runaway's remaining CPU goes to the cores only when no well-behaved run
+wants them (least-attained service in two classes; docs/sandbox.md, "Short jobs first").
+
+The supervisor's run loop reads the child's CPU from /proc/<pid>/stat and calls ``demote``
+once the slice is used. Each thread has its own policy, so every task of the child is demoted;
+threads started later inherit it. The child cannot leave SCHED_IDLE: that needs
+``RLIMIT_NICE`` to allow nice 0, and the zygote sets it to 0 in every child."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(pid: int) -> float | None:
+    """utime + stime of the whole process ``pid`` (all its threads), in ms; None if it is
+    gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) * TICK_MS
+
+
+def demote(pid: int) -> int:
+    """Put every thread of ``pid`` under SCHED_IDLE; the number of threads demoted."""
+    done = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for tid in tasks:
+        with contextlib.suppress(OSError, ValueError):
+            os.sched_setscheduler(int(tid), os.SCHED_IDLE, os.sched_param(0))
+            done += 1
+    return done
+
+
+def demoted(pid: int) -> bool:
+    """Whether the main thread of ``pid`` runs under SCHED_IDLE (tests, metrics)."""
+    try:
+        return os.sched_getscheduler(pid) == os.SCHED_IDLE
+    except OSError:
+        return False
