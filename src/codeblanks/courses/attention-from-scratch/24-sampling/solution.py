@@ -28,7 +28,7 @@ def sample(logits, rng, temperature=1.0, top_k=None):
 
 logits = np.array([2.0, 1.0, 0.5, 0.5, -1.0])
 print(np.round(next_token_probs(logits), 3))
-print(np.round(next_token_probs(logits, 0.5, top_k=3), 3))
-print(next_token_probs(logits, 0.0))
+print(np.round(next_token_probs(logits, 2.0), 3))
+print(np.round(next_token_probs(logits, 0.5, top_k=2), 3))
 rng = np.random.default_rng(24)
 print([sample(logits, rng) for _ in range(12)])

@@ -18,11 +18,11 @@ def top_two():
     return next_token_probs(np.array([0.5, 2.0, -1.0, 1.5, 0.0]), 1.0, top_k=2)
 
 
-@test("twenty draws at temperature 0.8 from the top 3, with a seeded generator")
+@test("twenty draws with a seeded generator")
 def seeded_draws():
     rng = np.random.default_rng(0)
     logits = np.array([1.0, 2.0, 0.0, 1.5, -0.5, 0.5])
-    return np.array([sample(logits, rng, 0.8, top_k=3) for _ in range(20)])
+    return np.array([sample(logits, rng) for _ in range(20)])
 
 
 @test("leaves the logits unchanged")
@@ -33,35 +33,28 @@ def keeps_logits():
         sample(logits, np.random.default_rng(1), 0.7, top_k=2)
 
 
-@test("temperature 0 puts everything on the argmax, the first on a tie", hidden=True)
+@test("temperature 0 puts everything on the argmax, the first on a tie, and draws it", hidden=True)
 def zero_temperature():
-    return np.stack(
+    rng = np.random.default_rng(5)
+    draws = [sample(np.array([0.0, 1.0, 2.5, 2.0]), rng, 0.0) for _ in range(6)]
+    return np.vstack(
         [
             next_token_probs(np.array([0.1, 3.0, -2.0, 1.0]), 0.0),
             next_token_probs(np.array([1.0, 4.0, 4.0, 0.0]), 0.0, top_k=2),
+            np.array(draws[:4], dtype=float),
         ]
     )
 
 
-@test("temperature 0 draws the argmax every time", hidden=True)
-def zero_temperature_draws():
-    rng = np.random.default_rng(5)
-    return np.array([sample(np.array([0.0, 1.0, 2.5, 2.0]), rng, 0.0) for _ in range(10)])
-
-
-@test("a tie at the k-th place still keeps exactly k tokens", hidden=True)
+@test("a tie at the k-th place still keeps exactly k tokens; top_k 1 and top_k >= V", hidden=True)
 def ties_keep_k():
     logits = np.array([1.0, 3.0, 2.0, 2.0, 2.0, 0.0])
-    return np.stack([next_token_probs(logits, 1.0, top_k=2), next_token_probs(logits, 0.5, top_k=3)])
-
-
-@test("top_k = 1 is greedy; top_k as large as the vocabulary keeps every token", hidden=True)
-def extreme_k():
-    logits = np.array([0.5, -1.0, 2.0, 1.0, 0.0])
     return np.stack(
         [
+            next_token_probs(logits, 1.0, top_k=2),
+            next_token_probs(logits, 0.5, top_k=3),
             next_token_probs(logits, 1.3, top_k=1),
-            next_token_probs(logits, 1.3, top_k=5),
+            next_token_probs(logits, 1.3, top_k=6),
             next_token_probs(logits, 1.3, top_k=9),
         ]
     )
