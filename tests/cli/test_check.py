@@ -18,7 +18,7 @@ def test_builtin_courses_pass_the_static_checks(capsys):
     languages: a missing or out-of-date one is a warning, which fails here."""
     assert main(["check", "--no-run"]) == 0, capsys.readouterr().out
     out = capsys.readouterr().out.strip().splitlines()
-    assert re.fullmatch(r"21 lessons \(and 21 translations\) in 1 course: 0 problems", out[-1]), (
+    assert re.fullmatch(r"25 lessons \(and 25 translations\) in 1 course: 0 problems", out[-1]), (
         "\n".join(out)
     )
 

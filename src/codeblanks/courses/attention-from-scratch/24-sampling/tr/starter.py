@@ -1,0 +1,35 @@
+import numpy as np
+
+
+def next_token_probs(logits, temperature=1.0, top_k=None):
+    """Sonraki belirtecin çekileceği dağılım: sıcaklığa bölünmüş logit'ler, en büyük top_k dışındakiler
+    dışarıda bırakılmış, ardından bir softmax. Sıcaklık 0 limittir: argmax."""
+    logits = np.asarray(logits, dtype=float)
+    if temperature == 0:
+        probs = np.zeros(len(logits))
+        # buraya yaz: bu fonksiyonda ve sonrakinde her ____ yerine kodunu yaz.
+        probs[____] = 1.0  # bütün olasılık en iyi belirteçte (beraberlikte ilkinde)
+        return probs
+    z = ____  # bu sıcaklıktaki logit'ler
+    if top_k is not None and top_k < len(z):
+        keep = ____  # en büyük top_k'nin kimlikleri; beraberlikte küçük kimlik
+        masked = np.full(len(z), -np.inf)  # exp(-inf) = 0: ötekiler hiç olasılık almaz
+        masked[keep] = z[keep]
+        z = masked
+    w = np.exp(z - np.max(z))  # en büyük değer kadar kaydırılmış, böylece taşma olmaz
+    return ____  # olasılık olarak ağırlıklar
+
+
+def sample(logits, rng, temperature=1.0, top_k=None):
+    """next_token_probs'tan rng üreteciyle çekilen bir belirteç kimliği: aynı rng durumu her zaman aynı
+    belirteci çeker."""
+    probs = next_token_probs(logits, temperature, top_k)
+    return ____  # rng ile çekilen bir kimlik, Python int'i olarak
+
+
+logits = np.array([2.0, 1.0, 0.5, 0.5, -1.0])
+print(np.round(next_token_probs(logits), 3))
+print(np.round(next_token_probs(logits, 2.0), 3))
+print(np.round(next_token_probs(logits, 0.5, top_k=2), 3))
+rng = np.random.default_rng(24)
+print([sample(logits, rng) for _ in range(12)])
