@@ -53,3 +53,20 @@ def test_a_short_program_is_never_demoted(run):
         result = run(code)
         assert result.verdict == "ok", result
         assert result.stdout == f"45 {__import__('os').SCHED_OTHER}\n"
+
+
+def test_a_demoted_run_is_given_more_wall_time_not_told_it_ran_out(run):
+    """A demoted run waits whenever a shorter one wants the cores, so its wall limit stretches
+    (demotion.DEMOTED_WALL); its CPU limit still holds. Here the waiting is a sleep after the
+    demotion, past the plain wall limit and well within the stretched one."""
+    code = SPIN_UNTIL_DEMOTED.replace(
+        'print("demoted")', 'import time\ntime.sleep(3)\nprint("demoted")'
+    )
+    result = run(code, limits=RunLimits(wall_s=2.0, cpu_s=30.0))
+    assert result.verdict == "ok", result
+    assert result.stdout == "demoted\nstays demoted\n"
+
+
+def test_a_run_never_demoted_keeps_its_wall_limit(run):
+    result = run("import time\ntime.sleep(3)\nprint('woke')\n", limits=RunLimits(wall_s=2.0))
+    assert result.verdict == "timeout", result

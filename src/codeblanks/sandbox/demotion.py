@@ -13,6 +13,11 @@ import contextlib
 import os
 
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
+# A demoted run waits for the cores whenever a run that has used less wants them, so on a busy
+# node its wall clock no longer says how long the program itself takes: its wall limit is
+# stretched this many times, and its CPU limit (RLIMIT_CPU, unchanged) still ends a runaway.
+# Without it a right but CPU-hungry grade would be told it ran out of time for others' load.
+DEMOTED_WALL = 4
 
 
 def cpu_ms(pid: int) -> float | None:

@@ -148,7 +148,8 @@ def execute(
     request = wire.encode_request(filename, lim, list(capture), codes)
     cap = limits.output_bytes
     start = time.perf_counter()
-    deadline = start + limits.wall_s
+    wall_s = limits.wall_s  # stretched once the child is demoted (demotion.DEMOTED_WALL)
+    deadline = start + wall_s
     alive = select.poll()
     alive.register(spare.pidfd, select.POLLIN)  # a pidfd turns readable when the process ended
     if alive.poll(0):
@@ -202,6 +203,8 @@ def execute(
                 if used is not None and used >= slice_ms and not alive.poll(0):
                     demotion.demote(spare.pid)  # alive: its pid is not yet anyone else's
                     watch = False
+                    wall_s = limits.wall_s * demotion.DEMOTED_WALL
+                    deadline = start + wall_s
                 check_at = time.perf_counter() + slice_ms / 2000
             events = sel.select(min(left, check_at - time.perf_counter()) if watch else left)
             for key, _ in events:
@@ -240,7 +243,7 @@ def execute(
                         bufs[fd] = bytearray()
                     report = wire.ReportReader()
                     start = time.perf_counter()
-                    deadline = start + limits.wall_s
+                    deadline = start + wall_s
                     with contextlib.suppress(OSError):  # gone: judged below on how it ended
                         spare.chan.sendall(wire.NEXT)
                     continue
