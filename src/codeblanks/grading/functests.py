@@ -345,20 +345,15 @@ def differing_tests(lesson: Lesson, a: RunResult, b: RunResult) -> set[str]:
     if first is None or second is None:
         return set() if first is None and second is None else {t.name for t in suite.tests}
     mine, theirs = {o.name: o.status for o in first}, {o.name: o.status for o in second}
-    passed = {o.name: o for o in first if o.status == "passed"}
-    others = {o.name: o for o in second}
     found = set()
     for index, test in enumerate(suite.tests):
-        if mine.get(test.name) != theirs.get(test.name):
-            found.add(test.name)
-            continue
-        if test.name not in passed:
-            continue
-        x = _result(a, index, passed[test.name])
-        y = _result(b, index, others[test.name])
-        if isinstance(x, _Missing) or isinstance(y, _Missing):
-            if isinstance(x, _Missing) != isinstance(y, _Missing):
-                found.add(test.name)
-        elif difference(x, y, _rules(lesson, test)) is not None:
+        rtol, atol = _tolerance(lesson, test)
+        x, y = a.values.get(value_name(index)), b.values.get(value_name(index))
+        if (
+            mine.get(test.name) != theirs.get(test.name)
+            or (x is None) != (y is None)
+            or x is not None
+            and describe_difference("result", x, y, rtol, atol)
+        ):
             found.add(test.name)
     return found
