@@ -344,16 +344,21 @@ def differing_tests(lesson: Lesson, a: RunResult, b: RunResult) -> set[str]:
     first, second = outcomes(a), outcomes(b)
     if first is None or second is None:
         return set() if first is None and second is None else {t.name for t in suite.tests}
-    mine, theirs = {o.name: o.status for o in first}, {o.name: o.status for o in second}
+    mine, theirs = {o.name: o for o in first}, {o.name: o for o in second}
     found = set()
     for index, test in enumerate(suite.tests):
-        rtol, atol = _tolerance(lesson, test)
-        x, y = a.values.get(value_name(index)), b.values.get(value_name(index))
-        if (
-            mine.get(test.name) != theirs.get(test.name)
-            or (x is None) != (y is None)
-            or x is not None
-            and describe_difference("result", x, y, rtol, atol)
-        ):
+        x, y = mine.get(test.name), theirs.get(test.name)
+        if x is None and y is None:
+            continue
+        if x is None or y is None or x.status != y.status or x.returned != y.returned:
+            found.add(test.name)
+            continue
+        if not x.returned:
+            continue
+        got, expected = _result(a, index, x), _result(b, index, y)
+        if isinstance(got, _Missing) or isinstance(expected, _Missing):
+            if type(got) is not type(expected):
+                found.add(test.name)
+        elif difference(got, expected, _rules(lesson, test)) is not None:
             found.add(test.name)
     return found
