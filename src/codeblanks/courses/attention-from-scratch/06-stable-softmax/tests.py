@@ -12,14 +12,3 @@ def keeps_its_argument():
     z = np.array([[1000.0, 1001.0], [3.0, -2.0]])
     with unchanged(z):
         softmax(z, axis=1)
-
-
-@test("a stack of two score tables, last axis", hidden=True, atol=1e-12)
-def batch_last_axis():
-    z = np.random.default_rng(24).normal(scale=10.0, size=(2, 3, 4))
-    return softmax(z, axis=-1)
-
-
-@test("whole-number scores", hidden=True)
-def integers():
-    return softmax(np.array([[3, 1, 2], [0, 0, 5]]), axis=1)
