@@ -6,7 +6,7 @@ prompt = "a cat"  # aynı karakterlerle yazılmış başka bir metin
 # buraya yaz: her ____ yerine kodunu yaz.
 chars = ____  # dağarcık: her farklı karakter, sıralı olarak
 stoi = ____  # karakter -> kimlik: chars'taki yeri
-ids = ____  # metnin her karakteri için bir kimlik, tamsayı dizisi olarak
+ids = ____  # metnin her karakteri için bir kimlik, tam sayı dizisi olarak
 prompt_ids = ____  # aynı dağarcıkla kodlanmış istem
 decoded = ____  # her kimlik yeniden karakterine, tek bir metin olarak
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-# 5 belirteçlik bir dağarcık üzerinde 7 belirteçlik bir metin ve modelin onun için logit'leri:
+# 5 belirteçlik bir dağarcık üzerinde 7 belirteçlik bir metin ve modelin onun için logitleri:
 # t. satır dağarcıktaki her belirteci t. belirteçten sonra gelen belirteç olarak puanlar.
 ids = np.array([3, 0, 4, 4, 1, 2, 0])
 logits = np.array(

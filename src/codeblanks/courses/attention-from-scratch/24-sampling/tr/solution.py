@@ -2,7 +2,7 @@ import numpy as np
 
 
 def next_token_probs(logits, temperature=1.0, top_k=None):
-    """Sonraki belirtecin çekileceği dağılım: sıcaklığa bölünmüş logit'ler, en büyük top_k dışındakiler
+    """Sonraki belirtecin çekileceği dağılım: sıcaklığa bölünmüş logitler, en büyük top_k dışındakiler
     dışarıda bırakılmış, ardından bir softmax. Sıcaklık 0 limittir: argmax."""
     logits = np.asarray(logits, dtype=float)
     if temperature == 0:

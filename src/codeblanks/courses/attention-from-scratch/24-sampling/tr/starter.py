@@ -2,7 +2,7 @@ import numpy as np
 
 
 def next_token_probs(logits, temperature=1.0, top_k=None):
-    """Sonraki belirtecin çekileceği dağılım: sıcaklığa bölünmüş logit'ler, en büyük top_k dışındakiler
+    """Sonraki belirtecin çekileceği dağılım: sıcaklığa bölünmüş logitler, en büyük top_k dışındakiler
     dışarıda bırakılmış, ardından bir softmax. Sıcaklık 0 limittir: argmax."""
     logits = np.asarray(logits, dtype=float)
     if temperature == 0:
@@ -10,7 +10,7 @@ def next_token_probs(logits, temperature=1.0, top_k=None):
         # buraya yaz: bu fonksiyonda ve sonrakinde her ____ yerine kodunu yaz.
         probs[____] = 1.0  # bütün olasılık en iyi belirteçte (beraberlikte ilkinde)
         return probs
-    z = ____  # bu sıcaklıktaki logit'ler
+    z = ____  # bu sıcaklıktaki logitler
     if top_k is not None and top_k < len(z):
         keep = ____  # en büyük top_k'nin kimlikleri; beraberlikte küçük kimlik
         masked = np.full(len(z), -np.inf)  # exp(-inf) = 0: ötekiler hiç olasılık almaz

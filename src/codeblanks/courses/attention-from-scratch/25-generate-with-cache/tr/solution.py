@@ -43,7 +43,7 @@ def block(x, p, n_heads):
 
 
 def forward(ids, model):
-    """Bütün bir kimlik dizisi üzerinde küçük GPT: (n, vocab) logit'ler, konum başına bir satır."""
+    """Bütün bir kimlik dizisi üzerinde küçük GPT: (n, vocab) logitler, konum başına bir satır."""
     R = model["E"][ids] + model["P"][: len(ids)]
     for p in model["blocks"]:
         R = block(R, p, model["n_heads"])
@@ -110,7 +110,7 @@ def cached_block(x, p, n_heads, cache):
 
 
 def decode_step(token, t, model, caches):
-    """t yerinde duran bir belirteci modelden geçir: sonraki belirtecin logit'leri, (vocab,)."""
+    """t yerinde duran bir belirteci modelden geçir: sonraki belirtecin logitleri, (vocab,)."""
     x = model["E"][[token]] + model["P"][[t]]  # (1, d_model): belirteç artı kendi yeri
     for p, cache in zip(model["blocks"], caches):
         x = cached_block(x, p, model["n_heads"], cache)  # her blok kendi önbelleğini tutar

@@ -43,7 +43,7 @@ def block(x, p, n_heads):
 
 
 def forward(ids, model):
-    """Bütün bir kimlik dizisi üzerinde küçük GPT: (n, vocab) logit'ler, konum başına bir satır."""
+    """Bütün bir kimlik dizisi üzerinde küçük GPT: (n, vocab) logitler, konum başına bir satır."""
     R = model["E"][ids] + model["P"][: len(ids)]
     for p in model["blocks"]:
         R = block(R, p, model["n_heads"])
@@ -111,7 +111,7 @@ def cached_block(x, p, n_heads, cache):
 
 
 def decode_step(token, t, model, caches):
-    """t yerinde duran bir belirteci modelden geçir: sonraki belirtecin logit'leri, (vocab,)."""
+    """t yerinde duran bir belirteci modelden geçir: sonraki belirtecin logitleri, (vocab,)."""
     x = ____  # (1, d_model): belirtecin gömmesi artı t yerinin gömmesi
     for p, cache in zip(model["blocks"], caches):
         x = ____  # en yeni belirteç, o bloğun önbelleğiyle, bir blok daha geçmiş
@@ -125,7 +125,7 @@ def generate(prompt, n_new, model):
     caches = ____  # her blok için bir boş önbellek
     ids = list(prompt)
     for t in range(len(prompt) + n_new - 1):
-        logits = ____  # t yerinde duran t. belirteçten sonraki logit'ler
+        logits = ____  # t yerinde duran t. belirteçten sonraki logitler
         if t >= len(prompt) - 1:  # istemin tamamı girdi: artık her adım yeni bir belirteç yazar
             ids.append(int(np.argmax(logits)))
     return ids
