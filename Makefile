@@ -94,6 +94,9 @@ bench: install
 	$(BIN)/python benchmarks/sandbox.py
 	$(BIN)/python benchmarks/grading.py
 	$(BIN)/python benchmarks/crowd.py
+	$(BIN)/python benchmarks/cpu_per_grade.py
+	$(BIN)/python benchmarks/api_run.py
+	$(BIN)/python benchmarks/cli.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
