@@ -167,9 +167,17 @@ def _either(names: str) -> str:
     return listed
 
 
+# an object's place in memory, as a default repr shows it (`Generator(PCG64) at 0x7F…`): new on
+# every run, and nothing the learner can use
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def _called(got: Outcome) -> str:
-    """The sentence that shows the call a test made (empty when it reported none)."""
-    return " " + _("It called `{call}`.").format(call=got.input) if got.input else ""
+    """The sentence that shows the call a test made (empty when it reported none), without
+    memory addresses."""
+    if not got.input:
+        return ""
+    return " " + _("It called `{call}`.").format(call=ADDRESS.sub("", got.input))
 
 
 def _failure(test: FunctionTest, got: Outcome) -> str | None:

@@ -20,7 +20,7 @@ from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
 from codeblanks.grading.earning import cases_earn, promises_kept
 from codeblanks.grading.examples import aprove_examples
-from codeblanks.grading.functests import outcomes, value_name
+from codeblanks.grading.functests import ADDRESS, outcomes, value_name
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import Mutant, mutants
 from codeblanks.grading.reference import PLATFORM_FAILURES, Reference, areference, in_flight
@@ -295,7 +295,6 @@ RETURNABLE = (
     "dict, set, None, an object with attributes), which are compared as Python compares them; "
     "or check the property in the test with `assert` and return nothing"
 )
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def _address_only(value: object, encoded: bool) -> str | None:
@@ -307,7 +306,7 @@ def _address_only(value: object, encoded: bool) -> str | None:
         return None
     if not isinstance(found, pyvalues.Thing) or found.kind != "object" or found.items:
         return None
-    if not _ADDRESS.search(found.text):
+    if not ADDRESS.search(found.text):
         return None
     return found.text if len(found.text) <= 60 else found.text[:57] + "..."
 
