@@ -37,12 +37,11 @@ def _page(request, the_lesson, **extra):
 
 @require_safe
 def lesson_page(request, lesson_id: str):
-    lesson = lesson_or_404(lesson_id)
-    if any(q.kind == "choice" for q in lesson.questions):
-        # the learner's key now, not at their first answer: it orders their choices
-        # (``Learner.seed``), and the order they read must be the order they answer in
-        learner_from_request(request, create=True)
-    return render(request, LESSON, _page(request, lesson))
+    # Reading makes no learner (no row, no count against the address's share of new learners):
+    # a visitor without a key sees the choices in the order every keyless visitor sees, and their
+    # own order from their first answer on. Each option posts its own index, so an answer is
+    # judged right whichever order it was read in.
+    return render(request, LESSON, _page(request, lesson_or_404(lesson_id)))
 
 
 @require_safe
