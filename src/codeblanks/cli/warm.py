@@ -70,12 +70,17 @@ def forward_if_wanted(argv: list[str]) -> int | None:
         return error(_("interrupted"), 130)
 
 
+COURSES = PACKAGE / "courses"
+
+
 def fingerprint() -> str:
     digest = hashlib.sha256(sys.executable.encode())
     for name in sorted(os.environ):
         if name not in VOLATILE_ENV and name not in TERMINAL_ENV:
             digest.update(f"\0{name}={os.environ[name]}".encode("utf-8", "surrogateescape"))
     for path in sorted(PACKAGE.rglob("*.py")):
+        if COURSES in path.parents:
+            continue  # content, not code: the warm server reads the courses again on every call
         with contextlib.suppress(OSError):
             info = path.stat()
             digest.update(f"\0{path}:{info.st_size}:{info.st_mtime_ns}".encode())
