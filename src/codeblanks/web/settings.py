@@ -26,6 +26,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "codeblanks.web.apps.WebConfig",
+    "codeblanks.web.teaching.apps.TeachingConfig",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,22 @@
+from django.contrib import admin
+
+from codeblanks.web.teaching.models import ClassLesson, Classroom, Membership
+
+
+class ClassLessonInline(admin.TabularInline):
+    model = ClassLesson
+    extra = 0
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    readonly_fields = ("joined_at",)
+
+
+@admin.register(Classroom)
+class ClassroomAdmin(admin.ModelAdmin):
+    list_display = ("name", "teacher", "join_code", "created_at")
+    search_fields = ("name", "teacher__username", "join_code")
+    readonly_fields = ("join_code", "join_token", "created_at")
+    inlines = [ClassLessonInline, MembershipInline]
