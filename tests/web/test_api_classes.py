@@ -30,9 +30,12 @@ def teacher(client):
 
 
 def test_a_teacher_makes_a_class_learners_join_and_the_progress_reads_back(client, teacher, grader):
-    made = post(client, "/api/classes",
-                {"name": "7B", "lessons": [FIRST.id, LAST.id], "due": {LAST.id: "2030-01-31"}},
-                teacher)  # fmt: skip
+    made = post(
+        client,
+        "/api/classes",
+        {"name": "7B", "lessons": [FIRST.id, LAST.id], "due": {LAST.id: "2030-01-31"}},
+        teacher,
+    )
     assert made.status_code == 201
     room = made.json()
     assert set(room) == {"id", "name", "join_code", "join_url"}

@@ -48,8 +48,12 @@ def _plan(data) -> classes.Plan:
 
 def _room_json(request, room) -> dict:
     link = request.build_absolute_uri(reverse("class-join-link", args=[room.join_token]))
-    return {"id": room.pk, "name": room.name, "join_code": classes.shown_code(room.join_code),
-            "join_url": link}  # fmt: skip
+    return {
+        "id": room.pk,
+        "name": room.name,
+        "join_code": classes.shown_code(room.join_code),
+        "join_url": link,
+    }
 
 
 @csrf_exempt

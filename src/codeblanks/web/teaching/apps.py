@@ -8,3 +8,6 @@ class TeachingConfig(AppConfig):
     label = "teaching"
     verbose_name = "Teaching"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from codeblanks.web.teaching import signals  # noqa: F401  (scores back to the LMS)

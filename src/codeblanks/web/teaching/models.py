@@ -54,3 +54,27 @@ class Membership(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["classroom", "user"], name="member_once"),
         ]
+
+
+class LtiGrade(models.Model):
+    """Where a learner's score for one launched lesson or class goes back to their LMS: the
+    line item of the launch (Assignment and Grade Services), who they are there (``sub``) and
+    the last score sent, so an unchanged score is not sent again."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_grades"
+    )
+    registration = models.ForeignKey("lti_tool.LtiRegistration", on_delete=models.CASCADE)
+    sub = models.CharField(max_length=255)
+    lineitem = models.URLField(max_length=500)
+    scope = models.JSONField(default=list)
+    lesson_uuid = models.CharField(max_length=64, blank=True, default="")
+    classroom = models.ForeignKey(Classroom, null=True, blank=True, on_delete=models.CASCADE)
+    sent_score = models.FloatField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "lineitem"], name="lti_grade_once"),
+        ]

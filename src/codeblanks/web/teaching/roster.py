@@ -84,8 +84,12 @@ def _late(due: date | None, solved_at: datetime | None, today: date) -> bool:
 def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, today: date) -> Cell:
     runs_n, last_run = runs if runs else (0, None)
     if progress is None:
-        return Cell(runs=runs_n, last=last_run, questions=len(lesson.questions),
-                    late=_late(cl.due_on, None, today))  # fmt: skip
+        return Cell(
+            runs=runs_n,
+            last=last_run,
+            questions=len(lesson.questions),
+            late=_late(cl.due_on, None, today),
+        )
     return Cell(
         solved=progress.solved_at is not None,
         solved_at=progress.solved_at,
@@ -149,9 +153,20 @@ def _sort(rows: list[Row], sort: str) -> None:
 
 
 CSV_HEADER = [
-    "learner", "lesson", "lesson_title", "due_on", "solved", "solved_at", "runs", "hints",
-    "solution_seen", "questions_right", "questions", "last_activity", "late",
-]  # fmt: skip
+    "learner",
+    "lesson",
+    "lesson_title",
+    "due_on",
+    "solved",
+    "solved_at",
+    "runs",
+    "hints",
+    "solution_seen",
+    "questions_right",
+    "questions",
+    "last_activity",
+    "late",
+]
 
 
 def _when(t: datetime | date | None) -> str:
@@ -169,11 +184,23 @@ def roster_csv(r: Roster) -> str:
     writer.writerow(CSV_HEADER)
     for row in r.rows:
         for col, c in zip(r.columns, row.cells, strict=True):
-            writer.writerow([
-                _safe(row.username), col.lesson.id, _safe(col.lesson.title), _when(col.due_on),
-                int(c.solved), _when(c.solved_at), c.runs, c.hints, int(c.solution_seen),
-                c.questions_right, c.questions, _when(c.last), int(c.late),
-            ])  # fmt: skip
+            writer.writerow(
+                [
+                    _safe(row.username),
+                    col.lesson.id,
+                    _safe(col.lesson.title),
+                    _when(col.due_on),
+                    int(c.solved),
+                    _when(c.solved_at),
+                    c.runs,
+                    c.hints,
+                    int(c.solution_seen),
+                    c.questions_right,
+                    c.questions,
+                    _when(c.last),
+                    int(c.late),
+                ]
+            )
     return out.getvalue()
 
 
@@ -189,7 +216,7 @@ def roster_json(r: Roster) -> dict:
                 "solved": c.solved,
             }
             for c in r.columns
-        ],  # fmt: skip
+        ],
         "learners": [
             {
                 "username": row.username,
@@ -207,7 +234,7 @@ def roster_json(r: Roster) -> dict:
                         "late": c.late,
                     }
                     for col, c in zip(r.columns, row.cells, strict=True)
-                },  # fmt: skip
+                },
             }
             for row in r.rows
         ],

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from codeblanks.web.teaching import api, views
+from codeblanks.web.teaching import api, lti, views
 
 urlpatterns = [
     path("classes/", views.class_list, name="classes"),
@@ -10,6 +10,9 @@ urlpatterns = [
     path("classes/<int:room_id>/", views.class_detail, name="class-detail"),
     path("classes/<int:room_id>/progress.csv", views.class_csv, name="class-csv"),
     path("classes/<int:room_id>/leave", views.class_leave, name="class-leave"),
+    path("lti/jwks", lti.jwks, name="lti-jwks"),
+    path("lti/login/<uuid:registration_uuid>/", lti.LoginView.as_view(), name="lti-login"),
+    path("lti/launch/", lti.LaunchView.as_view(), name="lti-launch"),
 ]
 
 api_urlpatterns = [

@@ -90,8 +90,12 @@ def class_detail(request, room_id: int):
     room = _taught_or_404(request, room_id)
     table = roster(room, request.GET.get("sort", "name"))
     link = request.build_absolute_uri(reverse("class-join-link", args=[room.join_token]))
-    sorts = [("name", _("name")), ("solved", _("lessons solved")), ("runs", _("runs")),
-             ("last", _("last activity"))]  # fmt: skip
+    sorts = [
+        ("name", _("name")),
+        ("solved", _("lessons solved")),
+        ("runs", _("runs")),
+        ("last", _("last activity")),
+    ]
     context = {"r": table, "code": classes.shown_code(room.join_code), "link": link, "sorts": sorts}
     return render(request, "teaching/class_detail.html", context)
 
