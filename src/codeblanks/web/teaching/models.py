@@ -78,3 +78,19 @@ class LtiGrade(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "lineitem"], name="lti_grade_once"),
         ]
+
+
+class AnswerEvent(models.Model):
+    """Every answer given to a question (``QuestionAnswer`` keeps only the latest), for item
+    analysis: which wrong answers are common. It goes with the learner's progress row."""
+
+    progress = models.ForeignKey(
+        "codeblanks.LessonProgress", on_delete=models.CASCADE, related_name="answer_events"
+    )
+    question_id = models.CharField(max_length=100)
+    answer = models.JSONField()
+    correct = models.BooleanField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["question_id", "correct"])]

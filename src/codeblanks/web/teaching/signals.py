@@ -1,6 +1,6 @@
-"""A learner's saved progress (a solve, a right answer) sends their new score to the LMS that
-launched the lesson or class (``lti.py``). A signal, so that the progress store, written
-once for every door, needs to know nothing of LTI."""
+"""What teaching adds to a learner's saved progress, without the progress store (written once
+for every door) knowing of it: a solve or a right answer sends the new score to the LMS that
+launched the lesson or class (``lti.py``), and every answer is logged for item analysis."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.dispatch import receiver
 
 from codeblanks.web.models import LessonProgress, QuestionAnswer
 from codeblanks.web.teaching import lti
+from codeblanks.web.teaching.models import AnswerEvent
 
 
 @receiver(post_save, sender=LessonProgress, dispatch_uid="lti-progress")
@@ -20,3 +21,13 @@ def lesson_progress_saved(sender, instance: LessonProgress, **kwargs):
 def answer_saved(sender, instance: QuestionAnswer, **kwargs):
     progress = instance.progress
     lti.progress_changed(progress.user_id, progress.lesson_uuid)
+
+
+@receiver(post_save, sender=QuestionAnswer, dispatch_uid="analysis-answer")
+def answer_logged(sender, instance: QuestionAnswer, **kwargs):
+    AnswerEvent.objects.create(
+        progress_id=instance.progress_id,
+        question_id=instance.question_id,
+        answer=instance.answer,
+        correct=instance.correct,
+    )

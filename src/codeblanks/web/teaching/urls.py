@@ -10,6 +10,12 @@ urlpatterns = [
     path("classes/<int:room_id>/", views.class_detail, name="class-detail"),
     path("classes/<int:room_id>/progress.csv", views.class_csv, name="class-csv"),
     path("classes/<int:room_id>/leave", views.class_leave, name="class-leave"),
+    path(
+        "classes/<int:room_id>/analysis/<slug:lesson_id>/",
+        views.class_analysis,
+        name="class-analysis",
+    ),
+    path("analysis/<slug:lesson_id>/", views.site_analysis, name="site-analysis"),
     path("lti/jwks", lti.jwks, name="lti-jwks"),
     path("lti/login/<uuid:registration_uuid>/", lti.LoginView.as_view(), name="lti-login"),
     path("lti/launch/", lti.LaunchView.as_view(), name="lti-launch"),

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import selectors
-from codeblanks.web.teaching import classes
+from codeblanks.web.teaching import analysis, classes
+from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.roster import roster, roster_csv
 
 
@@ -145,3 +146,40 @@ def class_join_code(request):
 def class_leave(request, room_id: int):
     classes.class_leave(request.user, room_id)
     return redirect("classes")
+
+
+def _analysis_page(request, lesson, users, scope: str, room=None):
+    found = analysis.lesson_analysis(lesson, users)
+    charts = {
+        "cases": bar_chart(_("Failing runs per case"), found.cases),
+        "mistakes": bar_chart(
+            _("Runs that matched each anticipated mistake"), [(f, n) for f, _, n in found.mistakes]
+        ),
+        "questions": [
+            (q, bar_chart(_("Most common wrong answers"), q.wrong)) for q in found.questions
+        ],
+    }
+    context = {"a": found, "charts": charts, "scope": scope, "room": room}
+    return render(request, "teaching/analysis.html", context)
+
+
+@login_required
+@require_safe
+def class_analysis(request, room_id: int, lesson_id: str):
+    """One lesson's item analysis across one class (its teacher only)."""
+    room = _taught_or_404(request, room_id)
+    lesson = next((x for x, _ in classes.class_lessons(room) if x.id == lesson_id), None)
+    if lesson is None:
+        raise Http404("The class does not cover this lesson.")
+    users = list(room.members.values_list("user_id", flat=True))
+    return _analysis_page(request, lesson, users, "class", room)
+
+
+@login_required
+@require_safe
+def site_analysis(request, lesson_id: str):
+    """One lesson's item analysis across the whole site: for staff (the authors' view)."""
+    lesson = selectors.lesson_get(lesson_id)
+    if lesson is None or not request.user.is_staff:
+        raise Http404("No such lesson, or not staff.")
+    return _analysis_page(request, lesson, None, "site")
