@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -98,3 +99,12 @@ def test_a_teacher_sees_two_learners_join_solve_and_fail(site, page, browser, wi
     assert (rows["ada", first.id]["solved"], rows["ada", first.id]["runs"]) == ("1", "1")
     assert (rows["bob", first.id]["solved"], rows["bob", first.id]["runs"]) == ("0", "2")
     assert rows["bob", "broadcasting"]["due_on"] == "2030-01-31"
+
+    # Where the class struggles: bob's two failing runs of the first lesson, no names shown.
+    page.get_by_role("link", name=f"Item analysis of {first.title}").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(first.title)
+    expect(page.locator(".stats")).to_contain_text("Runs")
+    chart = page.get_by_role("img", name=re.compile("^Failing runs per case: .*: 2$"))
+    expect(chart).to_be_visible()
+    expect(page.locator("main")).not_to_contain_text("bob")
+    assert axe_violations(page) == [] and overflow(page) is None

@@ -187,3 +187,14 @@ def test_a_teacher_cannot_join_their_own_class_and_csv_cells_are_never_formulas(
         .content.decode()
     )
     assert "'=HYPERLINK(1)" in text and "\n=HYPERLINK" not in text
+
+
+def test_the_roster_speaks_turkish_to_a_turkish_teacher(grader):
+    t = signed_in(user("teacher", teacher=True))
+    room = make_class(t)
+    ada = signed_in(user("ada"))
+    ada.post("/classes/join", {"code": room.join_code})
+    ada.post(f"/lessons/{FIRST.id}/run", {"code": "print:x"})
+    html = t.get(f"/classes/{room.pk}/?lang=tr").content.decode()
+    assert "Öğrenci" in html and "Son etkinlik" in html and "1 çalıştırma" in html
+    assert "CSV olarak indir" in html and "Denendi" in html
