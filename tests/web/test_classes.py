@@ -198,3 +198,19 @@ def test_the_roster_speaks_turkish_to_a_turkish_teacher(grader):
     html = t.get(f"/classes/{room.pk}/?lang=tr").content.decode()
     assert "Öğrenci" in html and "Son etkinlik" in html and "1 çalıştırma" in html
     assert "CSV olarak indir" in html and "Denendi" in html
+
+
+def test_a_teacher_deletes_a_class_and_the_learners_keep_their_progress(grader):
+    t = signed_in(user("teacher", teacher=True))
+    room = make_class(t)
+    ada = signed_in(user("ada"))
+    ada.post("/classes/join", {"code": room.join_code})
+    ada.post(f"/lessons/{FIRST.id}/run", {"code": FIRST.exercise.solution})
+    assert t.post(f"/classes/{room.pk}/delete").status_code == 302  # not confirmed: kept
+    assert Classroom.objects.filter(pk=room.pk).exists()
+    other = signed_in(user("t2", teacher=True))
+    assert other.post(f"/classes/{room.pk}/delete", {"confirm": "yes"}).status_code == 404
+    t.post(f"/classes/{room.pk}/delete", {"confirm": "yes"})
+    assert not Classroom.objects.exists() and not Membership.objects.exists()
+    assert "Class 7B" not in ada.get("/classes/").content.decode()
+    assert "1 / 2" in ada.get("/progress/").content.decode()  # solved: still theirs

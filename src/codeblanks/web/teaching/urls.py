@@ -10,6 +10,7 @@ urlpatterns = [
     path("classes/<int:room_id>/", views.class_detail, name="class-detail"),
     path("classes/<int:room_id>/progress.csv", views.class_csv, name="class-csv"),
     path("classes/<int:room_id>/leave", views.class_leave, name="class-leave"),
+    path("classes/<int:room_id>/delete", views.class_delete, name="class-delete"),
     path(
         "classes/<int:room_id>/analysis/<slug:lesson_id>/",
         views.class_analysis,

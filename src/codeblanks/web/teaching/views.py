@@ -183,3 +183,14 @@ def site_analysis(request, lesson_id: str):
     if lesson is None or not request.user.is_staff:
         raise Http404("No such lesson, or not staff.")
     return _analysis_page(request, lesson, None, "site")
+
+
+@login_required
+@require_POST
+def class_delete(request, room_id: int):
+    """Delete one's class: its roster and memberships go; each learner keeps their progress."""
+    room = _taught_or_404(request, room_id)
+    if request.POST.get("confirm") != "yes":
+        return redirect("class-detail", room_id=room.pk)
+    room.delete()
+    return redirect("classes")
