@@ -34,10 +34,21 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run programs without isolation (development only; prints a warning)",
     )
-    from codeblanks.cli import check, grade, learn, lessons, manage, new, run, serve, translate
+    from codeblanks.cli import (
+        check,
+        grade,
+        learn,
+        lessons,
+        manage,
+        new,
+        report,
+        run,
+        serve,
+        translate,
+    )
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in (lessons, check, run, grade, learn, serve, manage, new, translate):
+    for command in (lessons, check, run, grade, learn, serve, manage, new, translate, report):
         command.add_parser(commands)
     return parser
 

@@ -88,6 +88,12 @@ class Attempt(models.Model):
     case = models.CharField(max_length=200, blank=True, default="")
     duration_ms = models.FloatField(default=0.0)
     code_bytes = models.PositiveIntegerField(default=0)
+    # For item analysis (web/teaching/analysis.py): the anticipated mistake the run behaved
+    # like, and, for a wrong run that matched none, its program (a candidate for a new mistake;
+    # at most WRONG_CODE_CHARS) and a digest that groups identical ones.
+    mistake = models.CharField(max_length=200, blank=True, default="")
+    wrong_code = models.TextField(blank=True, default="")
+    code_digest = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

@@ -28,6 +28,7 @@ from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.web import quotas
 from codeblanks.web.learners import Learner
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
+from codeblanks.web.teaching import analysis
 
 
 def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
@@ -92,6 +93,7 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
         case=(grade.case or "")[:200],
         duration_ms=grade.duration_ms,
         code_bytes=len(code.encode("utf-8", errors="replace")),
+        **analysis.attempt_fields(grade, code),
         **learner.fields,
     )
     if grade.correct:

@@ -26,6 +26,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "codeblanks.web.apps.WebConfig",
+    "lti_tool",  # django-lti: LMS registrations, deployments and the tool's keys
+    "codeblanks.web.teaching.apps.TeachingConfig",
 ]
 
 MIDDLEWARE = [

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import path
 
+from codeblanks.web.teaching import urls as teaching_urls
 from codeblanks.web.views import (
     accounts,
     api,
@@ -72,6 +73,7 @@ urlpatterns = [
         accounts.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    *teaching_urls.urlpatterns,
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("api/lessons", api.lessons, name="api-lessons"),
@@ -87,6 +89,7 @@ urlpatterns = [
         learner_api.answer,
         name="api-answer",
     ),
+    *teaching_urls.api_urlpatterns,
     path("api", api.not_found),
     path("api/", api.not_found),
     path("api/<path:rest>", api.not_found),

@@ -1,0 +1,39 @@
+from django.contrib import admin
+
+from codeblanks.web.teaching.models import ClassLesson, Classroom, LtiGrade, Membership
+
+
+class ClassLessonInline(admin.TabularInline):
+    model = ClassLesson
+    extra = 0
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    readonly_fields = ("joined_at",)
+
+
+@admin.register(Classroom)
+class ClassroomAdmin(admin.ModelAdmin):
+    list_display = ("name", "teacher", "join_code", "created_at")
+    search_fields = ("name", "teacher__username", "join_code")
+    readonly_fields = ("join_code", "join_token", "created_at")
+    inlines = [ClassLessonInline, MembershipInline]
+
+
+@admin.register(LtiGrade)
+class LtiGradeAdmin(admin.ModelAdmin):
+    """Where each launched lesson's or class's score goes, and whether the LMS took the last."""
+
+    list_display = (
+        "user",
+        "lineitem",
+        "lesson_uuid",
+        "classroom",
+        "sent_score",
+        "sent_at",
+        "error",
+    )
+    search_fields = ("user__username", "lineitem", "sub")
+    readonly_fields = [f.name for f in LtiGrade._meta.fields]

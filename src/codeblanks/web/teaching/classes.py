@@ -1,0 +1,164 @@
+"""What teachers and learners do with classes, written once for the pages and the API: make a
+class, find one by its code or link, join, leave, and who may see what. A teacher sees only the
+classes they made; a learner sees only the classes they joined (and never the roster)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import date
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from codeblanks.content.model import Lesson
+from codeblanks.web import selectors
+from codeblanks.web.teaching.models import TEACH, ClassLesson, Classroom, Membership
+
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud in a classroom
+CODE_LENGTH = 8
+MAX_NAME = 100
+MAX_LESSONS = 200
+
+
+class ClassError(ValueError):
+    """What was wrong with a request about a class, in words for the person who made it."""
+
+
+def is_teacher(user) -> bool:
+    return bool(user.is_authenticated and user.is_active and user.has_perm(TEACH))
+
+
+def grant_teacher(username: str) -> None:
+    """Give the teacher role (``codeblanks manage grant_teacher USERNAME``; or the admin)."""
+    user = get_user_model().objects.get_by_natural_key(username)
+    app, codename = TEACH.split(".")
+    user.user_permissions.add(
+        Permission.objects.get(content_type__app_label=app, codename=codename)
+    )
+
+
+def normal_code(text: str) -> str:
+    """A join code as typed ("abcd 2345", "ABCD-2345") in its stored form ("ABCD2345")."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())[: CODE_LENGTH + 4]
+
+
+def shown_code(code: str) -> str:
+    return f"{code[:4]}-{code[4:]}"
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A class as a teacher asks for it: a name and lessons (ids), each maybe with a due date."""
+
+    name: str
+    lessons: tuple[str, ...]
+    due: dict[str, date]
+
+
+def plan_check(plan: Plan) -> list[Lesson]:
+    """The plan's lessons, or ``ClassError`` naming what is wrong."""
+    if not plan.name.strip():
+        raise ClassError(_("Give the class a name."))
+    if len(plan.name) > MAX_NAME:
+        raise ClassError(_("A class name has at most %(n)s characters.") % {"n": MAX_NAME})
+    if not plan.lessons:
+        raise ClassError(_("Choose at least one lesson for the class."))
+    if len(plan.lessons) > MAX_LESSONS:
+        raise ClassError(_("A class covers at most %(n)s lessons.") % {"n": MAX_LESSONS})
+    lessons = []
+    for lesson_id in dict.fromkeys(plan.lessons):
+        lesson = selectors.lesson_get(lesson_id)
+        if lesson is None:
+            raise ClassError(_("There is no lesson %(lesson)s.") % {"lesson": repr(lesson_id)})
+        lessons.append(lesson)
+    for lesson_id in plan.due:
+        if lesson_id not in plan.lessons:
+            message = _("A due date was given for %(lesson)s, which the class does not cover.")
+            raise ClassError(message % {"lesson": repr(lesson_id)})
+    return lessons
+
+
+def class_create(teacher, plan: Plan) -> Classroom:
+    """A new class with a fresh join code and link (retried in the rare case a code is taken)."""
+    if not is_teacher(teacher):
+        raise ClassError(_("Only a teacher can make a class."))
+    lessons = plan_check(plan)
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                room = Classroom.objects.create(
+                    teacher=teacher,
+                    name=plan.name.strip(),
+                    join_code=_new_code(),
+                    join_token=secrets.token_urlsafe(18)[:24],
+                )
+                ClassLesson.objects.bulk_create(
+                    ClassLesson(
+                        classroom=room,
+                        lesson_uuid=lesson.uuid,
+                        position=i,
+                        due_on=plan.due.get(lesson.id),
+                    )
+                    for i, lesson in enumerate(lessons)
+                )
+                return room
+        except IntegrityError:
+            continue
+    raise ClassError(_("No free join code was found; please try again."))
+
+
+def class_by_code(code: str) -> Classroom | None:
+    code = normal_code(code)
+    return Classroom.objects.filter(join_code=code).first() if len(code) == CODE_LENGTH else None
+
+
+def class_by_token(token: str) -> Classroom | None:
+    return Classroom.objects.filter(join_token=token).first() if token else None
+
+
+def class_join(user, room: Classroom) -> bool:
+    """Put a signed-in learner in a class; False if they were in it already. Their progress
+    is theirs already (anonymous progress moved to the account when they signed in)."""
+    if room.teacher_id == user.pk:
+        raise ClassError(_("You teach this class; learners join it."))
+    _member, made = Membership.objects.get_or_create(classroom=room, user=user)
+    return made
+
+
+def class_leave(user, room_id: int) -> bool:
+    done, _rows = Membership.objects.filter(classroom_id=room_id, user=user).delete()
+    return done > 0
+
+
+def classes_taught(user) -> list[Classroom]:
+    if not user.is_authenticated:
+        return []
+    return list(Classroom.objects.filter(teacher=user).prefetch_related("lessons", "members"))
+
+
+def classes_joined(user) -> list[Classroom]:
+    if not user.is_authenticated:
+        return []
+    return list(Classroom.objects.filter(members__user=user).select_related("teacher"))
+
+
+def class_for_teacher(user, room_id: int) -> Classroom | None:
+    """The class if ``user`` teaches it; None otherwise (the caller answers 404, so a class's
+    existence is not told to anyone else)."""
+    if not user.is_authenticated:
+        return None
+    return Classroom.objects.filter(pk=room_id, teacher=user).first()
+
+
+def class_lessons(room: Classroom) -> list[tuple[Lesson, ClassLesson]]:
+    """The class's lessons in order, in the request's language; a lesson no longer in the
+    catalogue (removed from the course) is left out."""
+    by_uuid = {lesson.uuid: lesson for lesson in selectors.lesson_list()}
+    return [(by_uuid[cl.lesson_uuid], cl) for cl in room.lessons.all() if cl.lesson_uuid in by_uuid]

@@ -1,0 +1,96 @@
+"""A teacher's classes: which lessons each covers (by ``Lesson.uuid``, as every progress row
+points at lessons), with an optional due date per lesson, and who joined. A class belongs to
+its teacher: deleting the teacher's account deletes their classes, and deleting a learner's
+account removes them from every class (both cascade), so no report can name them again."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+TEACH = "teaching.add_classroom"  # the teacher role: the right to make classes
+
+
+class Classroom(models.Model):
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes_taught"
+    )
+    name = models.CharField(max_length=100)
+    join_code = models.CharField(max_length=8, unique=True)  # typed by learners: ABCD-2345
+    join_token = models.CharField(max_length=32, unique=True)  # in the join link
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "class"
+        verbose_name_plural = "classes"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.teacher})"
+
+
+class ClassLesson(models.Model):
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="lessons")
+    lesson_uuid = models.CharField(max_length=64)
+    position = models.PositiveSmallIntegerField()
+    due_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "lesson_uuid"], name="class_lesson_once"),
+        ]
+
+
+class Membership(models.Model):
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "user"], name="member_once"),
+        ]
+
+
+class LtiGrade(models.Model):
+    """Where a learner's score for one launched lesson or class goes back to their LMS: the
+    line item of the launch (Assignment and Grade Services), who they are there (``sub``) and
+    the last score sent, so an unchanged score is not sent again."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_grades"
+    )
+    registration = models.ForeignKey("lti_tool.LtiRegistration", on_delete=models.CASCADE)
+    sub = models.CharField(max_length=255)
+    lineitem = models.URLField(max_length=500)
+    scope = models.JSONField(default=list)
+    lesson_uuid = models.CharField(max_length=64, blank=True, default="")
+    classroom = models.ForeignKey(Classroom, null=True, blank=True, on_delete=models.CASCADE)
+    sent_score = models.FloatField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "lineitem"], name="lti_grade_once"),
+        ]
+
+
+class AnswerEvent(models.Model):
+    """Every answer given to a question (``QuestionAnswer`` keeps only the latest), for item
+    analysis: which wrong answers are common. It goes with the learner's progress row."""
+
+    progress = models.ForeignKey(
+        "codeblanks.LessonProgress", on_delete=models.CASCADE, related_name="answer_events"
+    )
+    question_id = models.CharField(max_length=100)
+    answer = models.JSONField()
+    correct = models.BooleanField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["question_id", "correct"])]

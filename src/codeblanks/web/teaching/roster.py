@@ -1,0 +1,241 @@
+"""A class's progress at a glance: each learner × each lesson of the class (solved, runs, hints,
+solution seen, questions right, last activity), the same rows for the page, the CSV and the
+API. Read with a fixed number of queries whatever the class's size."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from django.db.models import Count, Max, Q
+
+from codeblanks.content.model import Lesson
+from codeblanks.web.models import Attempt, LessonProgress
+from codeblanks.web.teaching.classes import class_lessons
+from codeblanks.web.teaching.models import ClassLesson, Classroom
+
+SORTS = ("name", "solved", "last", "runs")
+
+
+@dataclass(frozen=True)
+class Cell:
+    solved: bool = False
+    solved_at: datetime | None = None
+    runs: int = 0
+    hints: int = 0
+    solution_seen: bool = False
+    questions_right: int = 0
+    questions: int = 0
+    last: datetime | None = None
+    late: bool = False  # solved after the due date, or not solved and the date has passed
+
+    @property
+    def tried(self) -> bool:
+        return self.runs > 0 or self.questions_right > 0 or self.last is not None
+
+
+@dataclass
+class Row:
+    username: str
+    joined_at: datetime
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def solved(self) -> int:
+        return sum(c.solved for c in self.cells)
+
+    @property
+    def runs(self) -> int:
+        return sum(c.runs for c in self.cells)
+
+    @property
+    def last(self) -> datetime | None:
+        return max((c.last for c in self.cells if c.last), default=None)
+
+
+@dataclass(frozen=True)
+class Column:
+    lesson: Lesson
+    due_on: date | None
+    solved: int  # how many of the class solved it
+    runs: int
+
+
+@dataclass(frozen=True)
+class Roster:
+    room: Classroom
+    columns: list[Column]
+    rows: list[Row]
+    sort: str
+
+
+def _later(a: datetime | None, b: datetime | None) -> datetime | None:
+    return max((t for t in (a, b) if t), default=None)
+
+
+def _late(due: date | None, solved_at: datetime | None, today: date) -> bool:
+    if due is None:
+        return False
+    return solved_at.date() > due if solved_at else today > due
+
+
+def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, today: date) -> Cell:
+    runs_n, last_run = runs if runs else (0, None)
+    if progress is None:
+        return Cell(
+            runs=runs_n,
+            last=last_run,
+            questions=len(lesson.questions),
+            late=_late(cl.due_on, None, today),
+        )
+    return Cell(
+        solved=progress.solved_at is not None,
+        solved_at=progress.solved_at,
+        runs=runs_n,
+        hints=progress.hints_revealed,
+        solution_seen=progress.revealed_at is not None,
+        questions_right=progress.right,
+        questions=len(lesson.questions),
+        last=_later(progress.updated_at, last_run),
+        late=_late(cl.due_on, progress.solved_at, today),
+    )
+
+
+def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Roster:
+    today = today or date.today()
+    lessons = class_lessons(room)
+    uuids = [lesson.uuid for lesson, _ in lessons]
+    members = list(room.members.select_related("user"))
+    user_ids = [m.user_id for m in members]
+    progress = {
+        (p.user_id, p.lesson_uuid): p
+        for p in LessonProgress.objects.filter(
+            user_id__in=user_ids, lesson_uuid__in=uuids
+        ).annotate(right=Count("answers", filter=Q(answers__correct=True)))
+    }
+    runs = {
+        (a["user_id"], a["lesson_uuid"]): (a["n"], a["last"])
+        for a in Attempt.objects.filter(user_id__in=user_ids, lesson_uuid__in=uuids)
+        .values("user_id", "lesson_uuid")
+        .annotate(n=Count("id"), last=Max("created_at"))
+    }
+    rows = []
+    for m in members:
+        row = Row(username=m.user.get_username(), joined_at=m.joined_at)
+        for lesson, cl in lessons:
+            key = (m.user_id, lesson.uuid)
+            row.cells.append(_cell(lesson, cl, progress.get(key), runs.get(key), today))
+        rows.append(row)
+    columns = [
+        Column(
+            lesson=lesson,
+            due_on=cl.due_on,
+            solved=sum(r.cells[i].solved for r in rows),
+            runs=sum(r.cells[i].runs for r in rows),
+        )
+        for i, (lesson, cl) in enumerate(lessons)
+    ]
+    sort = sort if sort in SORTS else "name"
+    _sort(rows, sort)
+    return Roster(room=room, columns=columns, rows=rows, sort=sort)
+
+
+def _sort(rows: list[Row], sort: str) -> None:
+    rows.sort(key=lambda r: r.username.casefold())
+    if sort == "solved":
+        rows.sort(key=lambda r: r.solved, reverse=True)
+    elif sort == "runs":
+        rows.sort(key=lambda r: r.runs, reverse=True)
+    elif sort == "last":
+        rows.sort(key=lambda r: r.last.timestamp() if r.last else 0.0, reverse=True)
+
+
+CSV_HEADER = [
+    "learner",
+    "lesson",
+    "lesson_title",
+    "due_on",
+    "solved",
+    "solved_at",
+    "runs",
+    "hints",
+    "solution_seen",
+    "questions_right",
+    "questions",
+    "last_activity",
+    "late",
+]
+
+
+def _when(t: datetime | date | None) -> str:
+    return t.isoformat() if t else ""
+
+
+def _safe(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula (CSV injection: =, +, -, @ first)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def roster_csv(r: Roster) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    for row in r.rows:
+        for col, c in zip(r.columns, row.cells, strict=True):
+            writer.writerow(
+                [
+                    _safe(row.username),
+                    col.lesson.id,
+                    _safe(col.lesson.title),
+                    _when(col.due_on),
+                    int(c.solved),
+                    _when(c.solved_at),
+                    c.runs,
+                    c.hints,
+                    int(c.solution_seen),
+                    c.questions_right,
+                    c.questions,
+                    _when(c.last),
+                    int(c.late),
+                ]
+            )
+    return out.getvalue()
+
+
+def roster_json(r: Roster) -> dict:
+    return {
+        "id": r.room.pk,
+        "name": r.room.name,
+        "lessons": [
+            {
+                "id": c.lesson.id,
+                "title": c.lesson.title,
+                "due_on": _when(c.due_on) or None,
+                "solved": c.solved,
+            }
+            for c in r.columns
+        ],
+        "learners": [
+            {
+                "username": row.username,
+                "joined_at": _when(row.joined_at),
+                "lessons": {
+                    col.lesson.id: {
+                        "solved": c.solved,
+                        "solved_at": _when(c.solved_at) or None,
+                        "runs": c.runs,
+                        "hints": c.hints,
+                        "solution_seen": c.solution_seen,
+                        "questions_right": c.questions_right,
+                        "questions": c.questions,
+                        "last_activity": _when(c.last) or None,
+                        "late": c.late,
+                    }
+                    for col, c in zip(r.columns, row.cells, strict=True)
+                },
+            }
+            for row in r.rows
+        ],
+    }

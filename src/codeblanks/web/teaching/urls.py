@@ -1,0 +1,30 @@
+from django.urls import path
+
+from codeblanks.web.teaching import api, lti, views
+
+urlpatterns = [
+    path("classes/", views.class_list, name="classes"),
+    path("classes/new", views.class_new, name="class-new"),
+    path("classes/join", views.class_join_code, name="class-join-code"),
+    path("classes/join/<str:token>/", views.class_join_link, name="class-join-link"),
+    path("classes/<int:room_id>/", views.class_detail, name="class-detail"),
+    path("classes/<int:room_id>/progress.csv", views.class_csv, name="class-csv"),
+    path("classes/<int:room_id>/leave", views.class_leave, name="class-leave"),
+    path("classes/<int:room_id>/delete", views.class_delete, name="class-delete"),
+    path(
+        "classes/<int:room_id>/analysis/<slug:lesson_id>/",
+        views.class_analysis,
+        name="class-analysis",
+    ),
+    path("analysis/<slug:lesson_id>/", views.site_analysis, name="site-analysis"),
+    path("lti/jwks", lti.jwks, name="lti-jwks"),
+    path("lti/login/<uuid:registration_uuid>/", lti.LoginView.as_view(), name="lti-login"),
+    path("lti/launch/", lti.LaunchView.as_view(), name="lti-launch"),
+]
+
+api_urlpatterns = [
+    path("api/classes", api.create, name="api-classes"),
+    path("api/classes/join", api.join, name="api-class-join"),
+    path("api/classes/<int:room_id>/progress", api.progress, name="api-class-progress"),
+    path("api/classes/<int:room_id>/progress.csv", api.progress_csv, name="api-class-csv"),
+]

@@ -1,0 +1,196 @@
+"""The classes' pages: the list (taught and joined, join by code), a new class, a class's
+roster and its CSV, the join link, leaving. Parse → one call in ``classes``/``roster`` →
+render; a class one does not teach is a 404, as if it did not exist."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from codeblanks.web import selectors
+from codeblanks.web.teaching import analysis, classes
+from codeblanks.web.teaching.charts import bar_chart
+from codeblanks.web.teaching.roster import roster, roster_csv
+
+
+def _list(request, *, code_error: str = "", status: int = 200, **extra):
+    context = {
+        "teacher": classes.is_teacher(request.user),
+        "taught": classes.classes_taught(request.user),
+        "joined": classes.classes_joined(request.user),
+        "code_error": code_error,
+        **extra,
+    }
+    return render(request, "teaching/classes.html", context, status=status)
+
+
+@login_required
+@require_safe
+def class_list(request):
+    return _list(request)
+
+
+def _due_dates(post, lesson_ids: list[str]) -> dict[str, date]:
+    due = {}
+    for lesson_id in lesson_ids:
+        text = post.get(f"due-{lesson_id}", "").strip()
+        if text:
+            try:
+                due[lesson_id] = date.fromisoformat(text)
+            except ValueError:
+                message = _("The due date for %(lesson)s is not a date (YYYY-MM-DD).")
+                raise classes.ClassError(message % {"lesson": lesson_id}) from None
+    return due
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def class_new(request):
+    if not classes.is_teacher(request.user):
+        raise Http404("Not a teacher.")
+    error, chosen = "", []
+    if request.method == "POST":
+        chosen = request.POST.getlist("lessons")
+        try:
+            plan = classes.Plan(
+                name=request.POST.get("name", ""),
+                lessons=tuple(chosen),
+                due=_due_dates(request.POST, chosen),
+            )
+            room = classes.class_create(request.user, plan)
+        except classes.ClassError as exc:
+            error = str(exc)
+        else:
+            return redirect("class-detail", room_id=room.pk)
+    context = {
+        "courses": [(c, selectors.course_levels(c)) for c in selectors.course_list()],
+        "error": error,
+        "chosen": set(chosen),
+        "name": request.POST.get("name", ""),
+        "post": request.POST,
+    }
+    return render(request, "teaching/class_new.html", context, status=422 if error else 200)
+
+
+def _taught_or_404(request, room_id: int):
+    room = classes.class_for_teacher(request.user, room_id)
+    if room is None:
+        raise Http404("No such class of yours.")
+    return room
+
+
+@login_required
+@require_safe
+def class_detail(request, room_id: int):
+    room = _taught_or_404(request, room_id)
+    table = roster(room, request.GET.get("sort", "name"))
+    link = request.build_absolute_uri(reverse("class-join-link", args=[room.join_token]))
+    sorts = [
+        ("name", _("name")),
+        ("solved", _("lessons solved")),
+        ("runs", _("runs")),
+        ("last", _("last activity")),
+    ]
+    context = {"r": table, "code": classes.shown_code(room.join_code), "link": link, "sorts": sorts}
+    return render(request, "teaching/class_detail.html", context)
+
+
+@login_required
+@require_safe
+def class_csv(request, room_id: int):
+    room = _taught_or_404(request, room_id)
+    response = HttpResponse(roster_csv(roster(room)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="class-{room.pk}-progress.csv"'
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def class_join_link(request, token: str):
+    """The join link: shows the class and a Join button (joining is a POST, never a GET, so a
+    link in an e-mail or a preview cannot join anyone). Signed out: sign in or up first; the
+    progress kept in this browser goes to the account then."""
+    room = classes.class_by_token(token)
+    if room is None:
+        raise Http404("No class has this link.")
+    if request.method == "POST" and request.user.is_authenticated:
+        return _join(request, room)
+    return render(request, "teaching/join.html", {"room": room})
+
+
+def _join(request, room):
+    try:
+        classes.class_join(request.user, room)
+    except classes.ClassError as exc:
+        return _list(request, code_error=str(exc), status=422)
+    return redirect(reverse("classes") + f"?joined={room.pk}")
+
+
+@login_required
+@require_POST
+def class_join_code(request):
+    room = classes.class_by_code(request.POST.get("code", ""))
+    if room is None:
+        message = _("No class has this code. Check it with your teacher (it looks like ABCD-2345).")
+        return _list(request, code_error=message, status=422)
+    return _join(request, room)
+
+
+@login_required
+@require_POST
+def class_leave(request, room_id: int):
+    classes.class_leave(request.user, room_id)
+    return redirect("classes")
+
+
+def _analysis_page(request, lesson, users, scope: str, room=None):
+    found = analysis.lesson_analysis(lesson, users)
+    charts = {
+        "cases": bar_chart(_("Failing runs per case"), found.cases),
+        "mistakes": bar_chart(
+            _("Runs that matched each anticipated mistake"), [(f, n) for f, _, n in found.mistakes]
+        ),
+        "questions": [
+            (q, bar_chart(_("Most common wrong answers"), q.wrong)) for q in found.questions
+        ],
+    }
+    context = {"a": found, "charts": charts, "scope": scope, "room": room}
+    return render(request, "teaching/analysis.html", context)
+
+
+@login_required
+@require_safe
+def class_analysis(request, room_id: int, lesson_id: str):
+    """One lesson's item analysis across one class (its teacher only)."""
+    room = _taught_or_404(request, room_id)
+    lesson = next((x for x, _ in classes.class_lessons(room) if x.id == lesson_id), None)
+    if lesson is None:
+        raise Http404("The class does not cover this lesson.")
+    users = list(room.members.values_list("user_id", flat=True))
+    return _analysis_page(request, lesson, users, "class", room)
+
+
+@login_required
+@require_safe
+def site_analysis(request, lesson_id: str):
+    """One lesson's item analysis across the whole site: for staff (the authors' view)."""
+    lesson = selectors.lesson_get(lesson_id)
+    if lesson is None or not request.user.is_staff:
+        raise Http404("No such lesson, or not staff.")
+    return _analysis_page(request, lesson, None, "site")
+
+
+@login_required
+@require_POST
+def class_delete(request, room_id: int):
+    """Delete one's class: its roster and memberships go; each learner keeps their progress."""
+    room = _taught_or_404(request, room_id)
+    if request.POST.get("confirm") != "yes":
+        return redirect("class-detail", room_id=room.pk)
+    room.delete()
+    return redirect("classes")

@@ -1,0 +1,240 @@
+"""An LTI 1.3 platform for the tests, on a real loopback port, with real RSA keys: what an LMS
+does in a launch and a grade, as the spec says (IMS LTI 1.3 core, Security Framework, AGS 2).
+
+- It serves its JWKS (``/jwks``), which the tool fetches to check the launch's signature.
+- ``launch()`` plays the learner's browser and the LMS: the OIDC login initiation at the tool,
+  the authorisation answer (an id_token signed RS256 with the platform's key, the nonce and
+  state the tool gave), posted to the tool's redirect URI.
+- ``/token`` gives an access token only for a client assertion signed with the tool's key
+  (fetched from the tool's JWKS) for this client id and this token URL.
+- ``/lineitems/<n>/scores`` takes a score only with that access token, and keeps it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+import jwt
+import requests
+from cryptography.hazmat.primitives.asymmetric import rsa
+from jwt.algorithms import RSAAlgorithm
+
+CLIENT_ID = "codeblanks-tool"
+LTI = "https://purl.imsglobal.org/spec/lti/claim/"
+DEPLOYMENT = "deployment-1"
+
+
+class Platform:
+    def __init__(self, tool_url: str):
+        self.tool_url = tool_url.rstrip("/")
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        self.kid = "platform-key-1"
+        self.tokens: set[str] = set()
+        self.scores: list[dict] = []
+        self.refusals: list[str] = []
+        self.scored = threading.Condition()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    # ---- what the operator gives CodeBlanks (codeblanks manage lti_register) -----------------
+    def registration_args(self) -> list[str]:
+        return [
+            "--name",
+            "Test LMS",
+            "--issuer",
+            self.url,
+            "--client-id",
+            CLIENT_ID,
+            "--deployment-id",
+            DEPLOYMENT,
+            "--auth-url",
+            f"{self.url}/auth",
+            "--token-url",
+            f"{self.url}/token",
+            "--keyset-url",
+            f"{self.url}/jwks",
+        ]
+
+    def jwks(self) -> dict:
+        public = json.loads(RSAAlgorithm.to_jwk(self.key.public_key()))
+        return {"keys": [{**public, "kid": self.kid, "alg": "RS256", "use": "sig"}]}
+
+    # ---- a launch --------------------------------------------------------------------------
+    def id_token(
+        self,
+        *,
+        nonce: str,
+        sub: str,
+        custom: dict,
+        key=None,
+        lineitem: int = 1,
+        roles=("http://purl.imsglobal.org/vocab/lis/v2/membership#Learner",),
+    ) -> str:
+        now = int(time.time())
+        claims = {
+            "iss": self.url,
+            "aud": CLIENT_ID,
+            "azp": CLIENT_ID,
+            "sub": sub,
+            "iat": now,
+            "exp": now + 300,
+            "nonce": nonce,
+            "given_name": "Ada",
+            "name": "Ada Lovelace",
+            LTI + "message_type": "LtiResourceLinkRequest",
+            LTI + "version": "1.3.0",
+            LTI + "deployment_id": DEPLOYMENT,
+            LTI + "target_link_uri": f"{self.tool_url}/lti/launch/",
+            LTI + "resource_link": {"id": f"link-{lineitem}"},
+            LTI + "roles": list(roles),
+            LTI + "context": {
+                "id": "course-1",
+                "title": "Algebra",
+            },
+            LTI + "custom": custom,
+            "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
+                "scope": [
+                    "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
+                    "https://purl.imsglobal.org/spec/lti-ags/scope/score",
+                ],
+                "lineitems": f"{self.url}/lineitems",
+                "lineitem": f"{self.url}/lineitems/{lineitem}",
+            },
+        }
+        return jwt.encode(claims, key or self.key, algorithm="RS256", headers={"kid": self.kid})
+
+    def launch(
+        self,
+        browser: requests.Session,
+        registration_uuid,
+        *,
+        sub: str,
+        custom: dict,
+        key=None,
+        lineitem: int = 1,
+        nonce: str | None = None,
+    ) -> requests.Response:
+        """The learner clicks the link in the LMS: login initiation, authorisation, the
+        launch posted to the tool. Answers the tool's answer to the launch (not followed)."""
+        start = browser.get(
+            f"{self.tool_url}/lti/login/{registration_uuid}/",
+            params={
+                "iss": self.url,
+                "login_hint": sub,
+                "target_link_uri": f"{self.tool_url}/lti/launch/",
+                "client_id": CLIENT_ID,
+                "lti_deployment_id": DEPLOYMENT,
+            },
+            allow_redirects=False,
+        )
+        assert start.status_code == 302, start.text
+        auth = urlsplit(start.headers["Location"])
+        asked = {k: v[0] for k, v in parse_qs(auth.query).items()}
+        assert f"{auth.scheme}://{auth.netloc}{auth.path}" == f"{self.url}/auth"
+        assert asked["client_id"] == CLIENT_ID and asked["response_mode"] == "form_post"
+        assert asked["redirect_uri"] == f"{self.tool_url}/lti/launch/"
+        token = self.id_token(
+            nonce=nonce or asked["nonce"], sub=sub, custom=custom, key=key, lineitem=lineitem
+        )
+        return browser.post(
+            asked["redirect_uri"],
+            data={"id_token": token, "state": asked["state"]},
+            allow_redirects=False,
+        )
+
+    def wait_for_scores(self, count: int, seconds: float = 30.0) -> list[dict]:
+        """The scores received, once there are ``count`` (a bound for the tool's thread, not
+        a speed the test asks for)."""
+        with self.scored:
+            self.scored.wait_for(lambda: len(self.scores) >= count, timeout=seconds)
+            return list(self.scores)
+
+    # ---- the platform's endpoints ----------------------------------------------------------
+    def _token(self, form: dict) -> tuple[int, dict]:
+        assertion = form.get("client_assertion", "")
+        if form.get("grant_type") != "client_credentials" or form.get("client_assertion_type") != (
+            "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+        ):
+            return 400, {"error": "unsupported_grant_type"}
+        tool_keys = requests.get(f"{self.tool_url}/lti/jwks", timeout=10).json()["keys"]
+        kid = jwt.get_unverified_header(assertion).get("kid")
+        jwk = next((k for k in tool_keys if k.get("kid") == kid), None)
+        if jwk is None:
+            return 401, {"error": "invalid_client", "why": "unknown kid"}
+        try:
+            claims = jwt.decode(
+                assertion,
+                RSAAlgorithm.from_jwk(json.dumps(jwk)),
+                algorithms=["RS256"],
+                audience=f"{self.url}/token",
+            )
+        except jwt.PyJWTError as exc:
+            return 401, {"error": "invalid_client", "why": str(exc)}
+        if claims.get("iss") != CLIENT_ID or claims.get("sub") != CLIENT_ID:
+            return 401, {"error": "invalid_client", "why": "not this client"}
+        token = secrets.token_urlsafe(16)
+        self.tokens.add(token)
+        return 200, {
+            "access_token": token,
+            "token_type": "Bearer",
+            "expires_in": 3600,
+            "scope": form.get("scope", ""),
+        }
+
+    def _handler(self):
+        platform = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _answer(self, status: int, body: dict):
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                if self.path == "/jwks":
+                    return self._answer(200, platform.jwks())
+                return self._answer(404, {"error": "not found"})
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+                if self.path == "/token":
+                    form = {k: v[0] for k, v in parse_qs(body).items()}
+                    return self._answer(*platform._token(form))
+                if self.path.startswith("/lineitems/") and self.path.endswith("/scores"):
+                    bearer = self.headers.get("Authorization", "").removeprefix("Bearer ")
+                    if bearer not in platform.tokens:
+                        platform.refusals.append("no valid access token")
+                        return self._answer(401, {"error": "unauthorized"})
+                    if self.headers.get("Content-Type") != "application/vnd.ims.lis.v1.score+json":
+                        platform.refusals.append(self.headers.get("Content-Type", ""))
+                        return self._answer(415, {"error": "score media type"})
+                    with platform.scored:
+                        platform.scores.append(
+                            {"lineitem": self.path.split("/")[2], **json.loads(body)}
+                        )
+                        platform.scored.notify_all()
+                    return self._answer(200, {})
+                return self._answer(404, {"error": "not found"})
+
+        return Handler
+
+
+def new_sub() -> str:
+    return str(uuid.uuid4())
