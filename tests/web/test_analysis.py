@@ -96,6 +96,7 @@ def test_the_class_sees_its_members_wrong_runs_mistakes_and_answers_the_site_see
     page = t.get(f"/classes/{room.pk}/analysis/{LESSON}/").content.decode()
     assert "Item analysis: Query, Key, Value" in page and 'role="img"' in page
     assert "print(&#x27;not it&#x27;)" in page and "ada" not in page and "bob" not in page
+    assert "Runs of each wrong program that matched no mistake: import numpy as np: 2" in page
     assert (
         f'href="/classes/{room.pk}/analysis/{LESSON}/"'
         in t.get(f"/classes/{room.pk}/").content.decode()

@@ -148,12 +148,22 @@ def class_leave(request, room_id: int):
     return redirect("classes")
 
 
+def _first_line(code: str) -> str:
+    """A program named in a chart by its first line that says something."""
+    lines = [x for x in code.splitlines() if x.strip() and not x.lstrip().startswith("#")]
+    return lines[0].strip() if lines else _("(too long to keep)")
+
+
 def _analysis_page(request, lesson, users, scope: str, room=None):
     found = analysis.lesson_analysis(lesson, users)
     charts = {
         "cases": bar_chart(_("Failing runs per case"), found.cases),
         "mistakes": bar_chart(
             _("Runs that matched each anticipated mistake"), [(f, n) for f, _, n in found.mistakes]
+        ),
+        "unmatched": bar_chart(
+            _("Runs of each wrong program that matched no mistake"),
+            [(_first_line(code), n) for code, n in found.unmatched],
         ),
         "questions": [
             (q, bar_chart(_("Most common wrong answers"), q.wrong)) for q in found.questions
