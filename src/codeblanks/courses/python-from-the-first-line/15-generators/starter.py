@@ -1,0 +1,6 @@
+def chunks(items, size):
+    """Yield the items in lists of `size`, in order; the last list may be shorter."""
+    chunk = []
+    for item in items:
+        ____
+    ____

@@ -1,0 +1,10 @@
+def chunks(items, size):
+    """items'in ögelerini sırayla, size'lık listeler hâlinde verir; son liste daha kısa olabilir."""
+    parca = []
+    for oge in items:
+        parca.append(oge)
+        if len(parca) == size:
+            yield parca
+            parca = []
+    if parca:
+        yield parca

@@ -1,0 +1,6 @@
+def chunks(items, size):
+    """items'in ögelerini sırayla, size'lık listeler hâlinde verir; son liste daha kısa olabilir."""
+    parca = []
+    for oge in items:
+        ____
+    ____
