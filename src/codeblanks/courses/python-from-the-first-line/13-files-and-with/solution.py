@@ -13,3 +13,7 @@ def load_list(path):
             items.append(line.rstrip("\n"))
     return items
 
+
+
+save_list("shopping.txt", ["milk", "eggs", "tea"])
+print(load_list("shopping.txt"))

@@ -8,3 +8,6 @@ def chunks(items, size):
             chunk = []
     if chunk:
         yield chunk
+
+
+print(list(chunks([1, 2, 3, 4, 5], 2)))

@@ -12,3 +12,7 @@ def load_list(path):
         for satir in f:
             ____
     return ogeler
+
+
+save_list("shopping.txt", ["milk", "eggs", "tea"])
+print(load_list("shopping.txt"))

@@ -8,3 +8,6 @@ def chunks(items, size):
             parca = []
     if parca:
         yield parca
+
+
+print(list(chunks([1, 2, 3, 4, 5], 2)))

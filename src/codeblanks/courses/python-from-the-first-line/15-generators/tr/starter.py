@@ -4,3 +4,6 @@ def chunks(items, size):
     for oge in items:
         ____
     ____
+
+
+print(list(chunks([1, 2, 3, 4, 5], 2)))
