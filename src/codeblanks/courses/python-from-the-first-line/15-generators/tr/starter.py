@@ -1,5 +1,5 @@
 def chunks(items, size):
-    """items'in ögelerini sırayla, size'lık listeler hâlinde verir; son liste daha kısa olabilir."""
+    """items'in öğelerini sırayla, size'lık listeler hâlinde verir; son liste daha kısa olabilir."""
     parca = []
     for oge in items:
         ____
