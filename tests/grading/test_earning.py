@@ -128,3 +128,26 @@ def test_a_test_returning_what_cannot_be_compared_says_what_to_return(returned, 
     assert found.path.name == "tests.py"
     assert found.message.startswith(f"the test “odd” returns {said}")
     assert found.fix.startswith("return a number or a NumPy array of numbers")
+
+
+def test_what_a_function_exercise_prints_without_expected_txt_decides_nothing():
+    # py-files-and-with has no expected.txt: its tests grade it, and prints are shown, never
+    # compared. An example call printed at the bottom of every program must not make the
+    # visible case "refuse" each mistake (the solution's output was compared with an empty
+    # expected.txt): the hidden tests earn their places, and the must_fail promises hold.
+    lesson = catalog().lesson("py-files-and-with")
+    assert not lesson.exercise.output_graded
+    example = '\n\nsave_list("shopping.txt", ["milk", "eggs"])\nprint(load_list("shopping.txt"))\n'
+    ex = lesson.exercise
+    mistakes = tuple(dataclasses.replace(m, code=m.code + example) for m in ex.grading.mistakes)
+    assert any(m.must_fail for m in mistakes)
+    printing = dataclasses.replace(
+        lesson,
+        exercise=dataclasses.replace(
+            ex,
+            solution=ex.solution + example,
+            grading=dataclasses.replace(ex.grading, mistakes=mistakes),
+        ),
+        version="",
+    )
+    assert [str(p) for p in prove(printing)] == []

@@ -1,0 +1,11 @@
+lines = ["Guests", "Ada", "Ben", "Cem"]
+
+entries = iter(lines)
+title = next(entries)
+print(title.upper())
+
+count = 0
+for name in entries:
+    count = count + 1
+    print(count, name)
+print(count, "entries")

@@ -1,0 +1,10 @@
+def chunks(items, size):
+    """Yield the items in lists of `size`, in order; the last list may be shorter."""
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk.clear()
+    if chunk:
+        yield chunk

@@ -1,0 +1,13 @@
+def chunks(items, size):
+    """Yield the items in lists of `size`, in order; the last list may be shorter."""
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+print(list(chunks([1, 2, 3, 4, 5], 2)))

@@ -1,0 +1,9 @@
+def chunks(items, size):
+    """Yield the items in lists of `size`, in order; the last list may be shorter."""
+    chunk = []
+    for item in items:
+        ____
+    ____
+
+
+print(list(chunks([1, 2, 3, 4, 5], 2)))
