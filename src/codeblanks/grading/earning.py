@@ -29,7 +29,13 @@ def refused(lesson: Lesson, ref: Reference, runs: dict[str, RunResult]) -> set[s
         if run is None or not run.ok:
             return True
         expected = ref.expected[case]
-        if not compare_output(run.stdout, expected, spec.rtol, spec.atol, numbers=numbers).equal:
+        graded = lesson.exercise.output_graded  # without expected.txt, prints are not judged
+        if (
+            graded
+            and not compare_output(
+                run.stdout, expected, spec.rtol, spec.atol, numbers=numbers
+            ).equal
+        ):
             return True
         return bool(compare_values(run.values, sol.values, spec.values, **value_rules(spec)))
 
