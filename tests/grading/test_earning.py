@@ -151,3 +151,15 @@ def test_what_a_function_exercise_prints_without_expected_txt_decides_nothing():
         version="",
     )
     assert [str(p) for p in prove(printing)] == []
+
+
+def test_prints_of_a_function_exercise_without_expected_output_are_not_judged():
+    # py-functions has no expected.txt, and its programs print two example calls: a mistake
+    # that prints them too (only its tests fail) is refused by a hidden test, not by the
+    # visible case's output, which nobody grades.
+    lesson = catalog().lesson("py-functions")
+    if lesson is None:
+        pytest.fail("the built-in lesson py-functions does not load")
+    assert not lesson.exercise.output_graded
+    problems = [p for p in prove(lesson) if p.code in ("grading.E020", "grading.W010")]
+    assert [str(p) for p in problems] == []

@@ -117,7 +117,9 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
     diff = []
     if grade.verdict == "incorrect":
         diff = _diff_rows(list(grade.diff))
-        if not diff:  # the output was right; a value check or a kept input was not
+        if not diff and not lesson.exercise.output_graded:  # tests alone judge it
+            detail = _("Your program runs, but it does not pass its tests yet:")
+        elif not diff:  # the output was right; a value check or a kept input was not
             detail = _(
                 "Your program prints what was expected here, but what it computes is not right yet:"
             )

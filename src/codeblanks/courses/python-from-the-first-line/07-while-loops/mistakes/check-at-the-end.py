@@ -1,0 +1,12 @@
+n = 6
+steps = 0
+while True:
+    if n % 2 == 0:
+        n = n // 2
+    else:
+        n = 3 * n + 1
+    steps = steps + 1
+    print(n)
+    if n == 1:
+        break
+print("steps:", steps)

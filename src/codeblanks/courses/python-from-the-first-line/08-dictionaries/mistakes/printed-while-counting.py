@@ -1,0 +1,5 @@
+votes = ["coffee", "tea", "coffee", "water", "tea", "coffee"]
+counts = {}
+for drink in votes:
+    counts[drink] = counts.get(drink, 0) + 1
+    print(drink, counts[drink])

@@ -1,0 +1,9 @@
+def initials(name, sep="."):
+    letters = ""
+    for word in name.split():
+        letters = letters + word[0] + sep
+    return letters
+
+
+print(initials("Ada Lovelace"))
+print(initials("Alan Turing", "-"))

@@ -1,0 +1,6 @@
+def initials(name, sep="."):
+    ____
+
+
+print(initials("Ada Lovelace"))
+print(initials("Alan Turing", "-"))
