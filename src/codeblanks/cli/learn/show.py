@@ -98,7 +98,7 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
     and the next lesson to start in each course."""
     out = console()
     heading = _("Lessons ({where})").format(where=where)
-    courses = _by_course(rows)
+    courses = _by_course(rows) or [("", [])]  # no lessons: still the (empty) table, titled
     nexts = []
     if len(courses) > 1:
         out.print(text(heading, "bold"))
