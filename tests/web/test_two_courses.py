@@ -105,3 +105,20 @@ def test_progress_counts_a_solved_python_lesson_in_its_own_course(client):
     assert "Solved" in python[FIRST_PY]
     assert [i for i, row in python.items() if "Solved" in row] == [FIRST_PY]
     assert not [i for i, row in attention.items() if "Solved" in row]
+
+
+@pytest.mark.parametrize(
+    ("lang", "titles"),
+    [
+        ("en", {"Attention from scratch", "Python from the first line"}),
+        ("tr", {"Sıfırdan dikkat", "İlk satırdan Python"}),
+    ],
+)
+def test_the_api_names_each_lesson_s_course_in_the_language_asked_for(client, lang, titles):
+    rows = client.get(f"/api/lessons?lang={lang}").json()["lessons"]
+    assert {row["course_title"] for row in rows} == titles
+    python = [row["id"] for row in rows if row["course"] == PY]
+    assert python == [x.id for x in _course(PY).lessons]
+    assert {row["course_title"] for row in rows if row["course"] == PY} == {
+        _course(PY).in_language(lang).title
+    }
