@@ -193,11 +193,14 @@ class LocalBackend:
 
         data = self._progress()
         rows = []
-        for lesson in catalog().in_language(i18n.current()).lessons():
+        served = catalog().in_language(i18n.current())
+        titles = {course.id: course.title for course in served.courses}
+        for lesson in served.lessons():
             mine = data.get(lesson.uuid, {})
             rows.append(
                 {
                     **lesson_entry(lesson),
+                    "course_title": titles.get(lesson.course_id, lesson.course_id),
                     "progress": {
                         "solved": bool(mine.get("solved")),
                         "questions_right": sum(

@@ -47,16 +47,28 @@ def text(value: str, style: str = ""):
     return Text(printable(value), style=style)
 
 
-def lessons(rows: list[dict[str, Any]], where: str) -> None:
+def _course_name(row: dict[str, Any]) -> str:
+    """The course a row belongs to, as the server or catalogue calls it (its title where it says,
+    else its id); only text is taken, whatever a server sends."""
+    for key in ("course_title", "course"):
+        if isinstance(row.get(key), str) and row[key]:
+            return row[key]
+    return ""
+
+
+def _by_course(rows: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The rows in one group per course, the courses in the order they first come."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(_course_name(row), []).append(row)
+    return list(groups.items())
+
+
+def _lesson_table(rows: list[dict[str, Any]], title: str):
+    """One course's lessons with the learner's progress, and the first one not yet solved."""
     from rich.table import Table
 
-    out = console()
-    table = Table(
-        title=text(_("Lessons ({where})").format(where=where)),  # text, never markup
-        title_justify="left",
-        box=None,
-        pad_edge=False,
-    )
+    table = Table(title=text(title), title_justify="left", box=None, pad_edge=False)
     for column in ("", _("id"), _("level"), _("title"), _("questions")):
         table.add_column(column)
     next_id = None
@@ -78,7 +90,23 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
             text(row["title"]),
             text(questions),
         )
-    out.print(table)
+    return table, next_id
+
+
+def lessons(rows: list[dict[str, Any]], where: str) -> None:
+    """Every lesson, one table per course (titled with the course), then how many are solved
+    and the next lesson to start in each course."""
+    out = console()
+    heading = _("Lessons ({where})").format(where=where)
+    courses = _by_course(rows) or [("", [])]  # no lessons: still the (empty) table, titled
+    nexts = []
+    if len(courses) > 1:
+        out.print(text(heading, "bold"))
+    for name, course_rows in courses:
+        table, next_id = _lesson_table(course_rows, heading if len(courses) == 1 else name)
+        out.print(table)
+        if next_id:
+            nexts.append((name, next_id))
     solved = sum(1 for row in rows if (row.get("progress") or {}).get("solved"))
     out.print(
         text(
@@ -89,8 +117,15 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
             ).format(solved=solved, count=len(rows))
         )
     )
-    if next_id:
-        out.print(text(_("Next: codeblanks learn start {lesson}").format(lesson=next_id), "bold"))
+    for name, next_id in nexts:
+        line = (
+            _("Next: codeblanks learn start {lesson}").format(lesson=next_id)
+            if len(courses) == 1
+            else _("Next in {course}: codeblanks learn start {lesson}").format(
+                course=name, lesson=next_id
+            )
+        )
+        out.print(text(line, "bold"))
 
 
 def grade(result: dict[str, Any]) -> None:

@@ -77,11 +77,12 @@ def _code(request) -> str | JsonResponse:
     return data["code"]
 
 
-def _lesson_json(request, lesson) -> dict:
+def _lesson_json(request, lesson, course_title: str = "") -> dict:
     return {
         "id": lesson.id,
         "uuid": lesson.uuid,
         "course": lesson.course_id,
+        "course_title": course_title or lesson.course_id,  # in the request's language
         "level": lesson.level,
         "level_name": lesson.level_name,
         "title": lesson.title,
@@ -104,7 +105,8 @@ def lessons(request):
     if bad := method_refusal(request, "GET"):
         return bad
     served = selectors.lesson_list()
-    rows = [_lesson_json(request, x) for x in served]
+    titles = {course.id: course.title for course in selectors.course_list()}
+    rows = [_lesson_json(request, x, titles.get(x.course_id, "")) for x in served]
     header = request.headers.get("Authorization", "")
     if header:
         who = tokens.bearer_learner(header)

@@ -1,0 +1,9 @@
+minutes = 135
+
+# How many whole hours are in `minutes`, and how many minutes are left over?
+hours = ____
+rest = ____
+print(hours, rest)
+
+# The same time in hours, as a decimal number.
+print(minutes / 60)

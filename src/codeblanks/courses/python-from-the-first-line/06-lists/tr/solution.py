@@ -1,0 +1,10 @@
+def above(sayilar, sinir):
+    """sayilar içinde sinir'dan büyük olan sayıların, sıraları korunmuş yeni bir listesi."""
+    sonuc = []
+    for n in sayilar:
+        if n > sinir:
+            sonuc.append(n)
+    return sonuc
+
+
+print(above([3, 8, 1, 9], 5))
