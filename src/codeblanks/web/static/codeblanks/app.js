@@ -81,8 +81,8 @@
   document.addEventListener("DOMContentLoaded", setUpNewToken);
 
   document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button.copy[data-copy]");
-    var source = button && document.getElementById(button.dataset.copy);
+    var button = event.target.closest && event.target.closest(".token-line button.copy");
+    var source = button && button.parentNode.querySelector(".token-text");
     if (!source) return;
     var text = source.textContent.trim();
     var status = button.parentNode.querySelector(".copy-status");
