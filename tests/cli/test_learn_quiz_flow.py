@@ -26,7 +26,7 @@ def learner_home(tmp_path, monkeypatch):
     return tmp_path
 
 
-def choices():
+def choices(lang: str = "en"):
     """The lesson's choice questions, each with its number in the quiz, and the number of its
     right and of a wrong option as this machine shows them."""
     from codeblanks.cli.learn.backends import LocalBackend
@@ -34,7 +34,7 @@ def choices():
 
     seed = LocalBackend().seed
     found = []
-    for number, q in enumerate(catalog().lesson(LESSON).questions, 1):
+    for number, q in enumerate(catalog().in_language(lang).lesson(LESSON).questions, 1):
         if isinstance(q, ChoiceQuestion):
             order = option_order(q, seed)
             right = order.index(q.answer) + 1
@@ -88,3 +88,14 @@ def test_an_answer_typed_after_a_wrong_one_is_read_as_the_answer(learner_home, m
     code, out = quiz(monkeypatch, capsys, str(wrong), "", restart=True)
     assert "Right." not in out and f"2/{count}." in out and "(stopped)" in out
     assert not (learner_home / "q" / ".codeblanks-quiz.json").exists()
+
+
+def test_the_quiz_says_it_in_turkish(learner_home, monkeypatch, capsys):
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8")
+    assert main(["learn", "start", LESSON, "q"]) == 0
+    count = len(catalog().lesson(LESSON).questions)
+    (_n, _q, right, wrong), *_ = choices("tr")  # (the Turkish options have their own order)
+    code, out = quiz(monkeypatch, capsys, str(wrong), str(right))
+    assert "Yeniden dene: başka bir cevap yaz ya da geçmek için Enter'a bas." in out, out
+    code, out = quiz(monkeypatch, capsys)
+    assert f"2. sorudan devam ediyoruz: {count} sorudan 1 tanesini daha önce doğru" in out, out
