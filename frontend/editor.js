@@ -12,7 +12,7 @@
 // automatically on page load and after every htmx swap (htmx:load).
 
 import { EditorView, minimalSetup } from "codemirror";
-import { Compartment, EditorState, Prec } from "@codemirror/state";
+import { Compartment, EditorSelection, EditorState, Prec } from "@codemirror/state";
 import {
   Decoration,
   MatchDecorator,
@@ -35,7 +35,7 @@ import {
   syntaxHighlighting,
 } from "@codemirror/language";
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
-import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
+import { highlightSelectionMatches, searchKeymap, searchPanelOpen } from "@codemirror/search";
 import { python } from "@codemirror/lang-python";
 import { oneDark } from "@codemirror/theme-one-dark";
 
@@ -153,9 +153,13 @@ const BLANK = /(?<![A-Za-z0-9_])____(?![A-Za-z0-9_])/g;
 
 // `title` is the blank's tooltip, in the page's language (the textarea's data-blank-title).
 function blankHighlighter(title) {
+  const mark = Decoration.mark({ class: "cb-blank", attributes: { title } });
   const blankMarks = new MatchDecorator({
     regexp: BLANK,
-    decoration: Decoration.mark({ class: "cb-blank", attributes: { title } }),
+    // a `____` in a comment ("replace each ____") is the starter's instruction, not a blank
+    decorate(add, from, to, match, view) {
+      if (!inComment(view.state.doc, from)) add(from, to, mark);
+    },
   });
   return ViewPlugin.fromClass(
     class {
@@ -170,11 +174,48 @@ function blankHighlighter(title) {
   );
 }
 
+// Where the line's comment starts (the first `#` outside a string), or -1. Strings are
+// followed only within the line: enough for the starters' `# ... ____ ...` instructions.
+function commentStart(text) {
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "#") return i;
+  }
+  return -1;
+}
+
+function inComment(doc, pos) {
+  const line = doc.lineAt(pos);
+  const start = commentStart(line.text);
+  return start >= 0 && pos - line.from > start;
+}
+
+// The blanks the learner fills in: every `____` except those inside comments.
 function blankRanges(state) {
   const text = state.doc.toString();
   const found = [];
-  for (const m of text.matchAll(BLANK)) found.push({ from: m.index, to: m.index + m[0].length });
+  for (const m of text.matchAll(BLANK)) {
+    if (!inComment(state.doc, m.index)) found.push({ from: m.index, to: m.index + m[0].length });
+  }
   return found;
+}
+
+// Escape collapses a selection (say the blank Alt-J selected) AND arms "Tab leaves the
+// editor" at once: without this, the first Escape only collapsed it and the Tab after it
+// indented the line, so keyboard users needed two presses.
+function escapeToLeave(view) {
+  if (searchPanelOpen(view.state)) return false; // Escape closes the search panel first
+  const sel = view.state.selection;
+  if (sel.ranges.length > 1 || !sel.main.empty) {
+    view.dispatch({ selection: EditorSelection.cursor(sel.main.head) });
+  }
+  view.setTabFocusMode(2000);
+  return true;
 }
 
 // Selects the first blank after the selection (wrapping round); false when there is none.
@@ -213,6 +254,7 @@ function editorExtensions(label, onChange, blankTitle) {
     // Tab indents.  CodeMirror's own escape hatch applies: pressing Escape
     // and then Tab (or toggling with Ctrl-M / Shift-Alt-M on macOS) moves
     // focus out of the editor, so keyboard users are never trapped.
+    Prec.high(keymap.of([{ key: "Escape", run: escapeToLeave }])),
     keymap.of([
       { key: "Alt-j", run: selectNextBlank },
       ...closeBracketsKeymap,

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from codeblanks.content import catalog
+from codeblanks.content.pysource import blank_lines
 from codeblanks.web.selectors import lesson_neighbours
 
 from .conftest import DESKTOP, PHONE, WIDTHS, editor_text, overflow, set_code
@@ -82,7 +83,9 @@ def test_the_blank_is_marked_and_go_to_blank_selects_it(site, page, width):
     lesson = first_lesson()
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/lessons/{lesson.id}/")
-    blanks = lesson.exercise.starter.count("____")
+    # the blanks to fill in: not the `____` of the starter's "replace each ____" comment
+    blanks = len(blank_lines(lesson.exercise.starter, "____"))
+    assert 0 < blanks < lesson.exercise.starter.count("____")
     expect(page.locator(".cb-editor .cb-blank")).to_have_count(blanks)
     button = page.get_by_role("button", name="Go to the blank")
     button.click()
@@ -90,12 +93,10 @@ def test_the_blank_is_marked_and_go_to_blank_selects_it(site, page, width):
     selected += " const r = v.state.selection.main; return [v.state.sliceDoc(r.from, r.to),"
     selected += " v.state.doc.lineAt(r.from).number, v.hasFocus]; }"
     text, line, focused = page.evaluate(selected)
-    first_line = next(
-        n for n, t in enumerate(lesson.exercise.starter.splitlines(), 1) if "____" in t
-    )
+    first_line = blank_lines(lesson.exercise.starter, "____")[0]
     assert (text, line, focused) == ("____", first_line, True)
     page.keyboard.type("X")  # typing replaces the selected blank
-    assert editor_text(page).count("____") == blanks - 1
+    assert len(blank_lines(editor_text(page), "____")) == blanks - 1
     page.keyboard.press("Alt+j")  # the same from the keyboard, inside the editor
     assert page.evaluate(selected)[0] == "____"
     # once no blank is left, the button goes away

@@ -326,7 +326,9 @@ def _compare(
         if ref.values.get(name) is None and run.values.get(name) is None:
             continue
         label = _("the value") if name == VALUE_NAME else None
-        problems = _difference(name, run.values.get(name), ref.values.get(name), label)
+        got, expected = run.values.get(name), ref.values.get(name)
+        lost = got is not None and _lost_axis(name, got, expected, mine_p.visible, label)
+        problems = [lost] if lost else _difference(name, got, expected, label)
         if problems:
             text = (
                 _("With other values (“{variant}”), that gives a different value: {difference}")
@@ -349,12 +351,65 @@ def _error(run: RunResult, program: BlankProgram) -> tuple[str, tuple[str, ...]]
     message = err.message or ""
     if etype == "ValueError" and message.startswith("matmul:"):
         return "ValueError: matmul", err.hints
+    if etype == "IndexError":
+        return etype, _index_error(message)
     named = re.fullmatch(r"name '(\w+)' is not defined", message)
     if etype == "NameError" and named and named.group(1) in program.visible:
         # "Did you mean" looks among the names the setup defines too.
         whole = f"{program.setup}\n{program.visible}"
         return f"NameError: {message}", friendly(run.stderr, whole, _FILENAME, None).hints
     return etype, ()
+
+
+_TOO_MANY = re.compile(r"too many indices for array: array is (\d+)-dimensional, but (\d+) were")
+_PAST_END = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
+
+
+def _index_error(message: str) -> tuple[str, ...]:
+    """What NumPy's IndexError means, in our words: only its numbers are read from it, matched
+    whole (an answer's own exception could say anything)."""
+    if found := _TOO_MANY.match(message):
+        ndim, given = found.groups()
+        return (
+            _(
+                "It gives more indices than the array has axes: the array has {ndim}, the answer "
+                "{given} (a comma starts the index of the next axis). To pick several rows at "
+                "once, put their numbers in a list, in square brackets of its own."
+            ).format(ndim=ndim, given=given),
+        )
+    if found := _PAST_END.match(message):
+        index, axis, size = found.groups()
+        return (
+            _(
+                "Index {index} is past the end of axis {axis}, which has {size} entries "
+                "(numbered 0 to {last})."
+            ).format(index=index, axis=axis, size=size, last=max(int(size) - 1, 0)),
+        )
+    return ()
+
+
+# A call that reduces an axis (or keepdims itself): only then is a lost axis a lost keepdims.
+_REDUCES = re.compile(
+    r"\b(sum|max|min|mean|prod|std|var|argmax|argmin|any|all|norm|median|keepdims)\b"
+)
+
+
+def _lost_axis(name: str, got: Any, expected: Any, code: str, label: str | None) -> str:
+    """For an answer that reduces nothing, why an axis went missing (values.py's guess, a sum
+    or max that lost keepdims, would send the learner the wrong way); "" otherwise."""
+    if _REDUCES.search(code) or isinstance(got, str) or isinstance(expected, str):
+        return ""
+    got, expected = np.shape(got), np.shape(expected)
+    if not (len(got) == len(expected) - 1 and 1 in expected):
+        return ""
+    return _(
+        "{name} has shape {got}, but shape {expected} is expected — an axis went missing: a "
+        "single number as an index drops its axis, while a slice (with a colon) keeps it."
+    ).format(
+        name=f"`{name}`" if label is None else label,
+        got=str(tuple(got)),
+        expected=str(tuple(expected)),
+    )
 
 
 def _difference(name: str, got: Any, expected: Any, label: str | None) -> list[str]:

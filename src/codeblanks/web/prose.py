@@ -48,10 +48,22 @@ def _fence(code: str, lang: str, attrs: str) -> str:
     return f'<pre class="code" tabindex="0"{label}><code class="highlight">{body}</code></pre>\n'
 
 
+def _table_open(self, tokens, idx, options, env) -> str:
+    # A table wider than a phone (a lesson's step | code | shape table) scrolls in its own box
+    # instead of widening the whole page; tabindex so keyboard users can scroll it too.
+    return '<div class="table-scroll" tabindex="0">' + self.renderToken(tokens, idx, options, env)
+
+
+def _table_close(self, tokens, idx, options, env) -> str:
+    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "highlight": _fence, "typographer": False})
     md.enable("table")
+    md.add_render_rule("table_open", _table_open)
+    md.add_render_rule("table_close", _table_close)
     md.use(dollarmath_plugin, allow_space=True, double_inline=True)
     return md
 

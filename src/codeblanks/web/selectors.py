@@ -200,6 +200,11 @@ class LevelBlock:
     def done(self) -> int:
         return sum(1 for r in self.rows if r.state == COMPLETE)
 
+    @property
+    def solved(self) -> int:
+        """Lessons whose exercise is solved (``done`` also needs every question right)."""
+        return sum(1 for r in self.rows if r.progress.solved)
+
 
 def lesson_rows(lessons: Iterable[Lesson], progress: dict[str, Progress]) -> list[LessonRow]:
     rows = []

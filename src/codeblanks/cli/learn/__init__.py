@@ -42,5 +42,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--yes", action="store_true", help="do not ask")
     p = command("quiz", "answer the lesson's questions", do.quiz)
     p.add_argument("--review", action="store_true", help="show the answers instead of asking")
+    p.add_argument(
+        "--restart", action="store_true", help="ask from question 1, not where it stopped"
+    )
     p = command("login", "store a personal API token for a server", do.login, folder=False)
     p.add_argument("--token", help="the token (default: asked for, or read from standard input)")

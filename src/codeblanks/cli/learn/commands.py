@@ -135,6 +135,7 @@ def solution(args) -> int:
 
 def quiz(args) -> int:
     from codeblanks.cli.learn import quiz as questions
+    from codeblanks.cli.learn import quizplace
 
     space = _space(args)
     backend = _backend(args, space)
@@ -142,7 +143,12 @@ def quiz(args) -> int:
         questions.review(backend.review(space.lesson))
         return 0
     asked = backend.lesson(space.lesson)["questions"]
-    right = questions.solve(asked, lambda qid, answer: backend.answer(space.lesson, qid, answer))
+    place = quizplace.load(space.folder, space.lesson)
+    if args.restart:
+        place.clear()
+    right = questions.solve(
+        asked, lambda qid, answer: backend.answer(space.lesson, qid, answer), place=place
+    )
     return 0 if right == len(asked) else 1
 
 

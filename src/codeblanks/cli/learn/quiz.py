@@ -26,36 +26,40 @@ def review(questions: list[dict[str, Any]]) -> None:
         show.say("   " + _("Why: {explanation}").format(explanation=q["explanation"]))
 
 
-def solve(questions: list[dict[str, Any]], check: Callable[[str, Any], dict], ask=input) -> int:
-    """Ask every question; returns how many were answered right."""
+def solve(
+    questions: list[dict[str, Any]], check: Callable[[str, Any], dict], ask=input, place=None
+) -> int:
+    """Ask the questions; returns how many are answered right (those answered right before
+    included). ``place`` (``quizplace.QuizPlace``): the ones answered right before are not asked
+    again, so a quiz stopped half-way goes on where it stopped; each new right one is kept."""
+    right_before = place.right if place is not None else set()
+    ids = {q["id"] for q in questions}
+    if ids and right_before >= ids and place is not None:
+        show.say(_("Every question here is answered right already: from question 1 again."))
+        place.clear()
     right = 0
+    resumed = False
     for number, q in enumerate(questions, 1):
-        show.say(f"\n{number}/{len(questions)}. {q['prompt']}", "bold")
-        while True:
-            try:
-                answer = _ask(q, ask)
-            except EOFError:
-                show.say("\n" + _("(stopped)"))
-                return right
-            if answer is None:
-                continue
-            result = check(q["id"], answer)
-            if result.get("correct"):
-                right += 1
-                show.say(_("Right."), "bold green")
-                if result.get("explanation"):
-                    show.say(result["explanation"])
-                break
-            show.say(result.get("message") or _("Not quite."), "bold yellow")
-            if result.get("error"):
-                show.say(result["error"], "dim")
-            try:
-                again = ask(_("Try again? [Y/n] "))
-            except EOFError:
-                show.say("\n" + _("(stopped)"))
-                return right
-            if not show.yes(again, default=True):
-                break
+        if q["id"] in right_before:
+            right += 1
+            continue
+        if right and not resumed:
+            show.say(
+                "\n"
+                + _(
+                    "Going on at question {number}: {right} of {count} answered right before "
+                    "(`codeblanks learn quiz --restart` asks every one again)."
+                ).format(number=number, right=right, count=len(questions))
+            )
+        resumed = True
+        outcome = _one(number, len(questions), q, check, ask)
+        if outcome is None:  # end of input
+            show.say("\n" + _("(stopped)"))
+            return right
+        if outcome:
+            right += 1
+            if place is not None:
+                place.mark(q["id"])
     show.say(
         "\n"
         + ngettext("{right} of {count} right.", "{right} of {count} right.", len(questions)).format(
@@ -66,30 +70,71 @@ def solve(questions: list[dict[str, Any]], check: Callable[[str, Any], dict], as
     return right
 
 
-def _ask(q: dict[str, Any], ask) -> Any:
-    """One answer, as the API takes it; None (after saying why) when the input is not one."""
+def _one(number: int, count: int, q: dict[str, Any], check, ask) -> bool | None:
+    """One question until it is right or the learner moves on (an empty answer after a wrong
+    one): True when right, False when left, None at the end of input. After a wrong answer the
+    next line is read as the next answer, never as a yes/no (a learner types the answer)."""
+    show.say(f"\n{number}/{count}. {q['prompt']}", "bold")
+    tried = False
+    while True:
+        try:
+            answer = _ask(q, ask, again=tried)
+        except EOFError:
+            return None
+        if answer is _SKIP:
+            return False
+        if answer is None:
+            continue
+        result = check(q["id"], answer)
+        if result.get("correct"):
+            show.say(_("Right."), "bold green")
+            if result.get("explanation"):
+                show.say(result["explanation"])
+            return True
+        show.say(result.get("message") or _("Not quite."), "bold yellow")
+        if result.get("error"):
+            show.say(result["error"], "dim")
+        show.say(_("Try again: type another answer, or press Enter to go on."), "dim")
+        tried = True
+
+
+_SKIP = object()  # an empty answer after a wrong one: on to the next question
+
+
+def _ask(q: dict[str, Any], ask, again: bool = False) -> Any:
+    """One answer, as the API takes it; None (after saying why) when the input is not one;
+    ``_SKIP`` for an empty line after a wrong answer (``again``: the choices were just shown)."""
     if q["kind"] == "choice":
-        for i, option in enumerate(q["options"], 1):
-            show.say(f"   {i}) {option}")
+        if not again:
+            for i, option in enumerate(q["options"], 1):
+                show.say(f"   {i}) {option}")
         raw = ask(_("Your choice (number): ")).strip()
+        if again and not raw:
+            return _SKIP
         if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= len(q["options"]):
             show.say(_("Type a number from 1 to {count}.").format(count=len(q["options"])))
             return None
         return int(raw) - 1
     if q["kind"] == "blank":
-        show.say(f"   {q['code']}")
+        if not again:
+            show.say(f"   {q['code']}")
         raw = ask(_("Fill in the blank (____): ")).strip()
+        if again and not raw:
+            return _SKIP
         if not raw:
             show.say(_("Type what goes in the blank."))
             return None
         return raw
     meanings = q["meanings"]
-    for i, term in enumerate(q["terms"], 1):
-        show.say(f"   {i}. {term}")
-    for letter, meaning in zip(LETTERS, meanings, strict=False):
-        show.say(f"   {letter}) {meaning}")
+    if not again:
+        for i, term in enumerate(q["terms"], 1):
+            show.say(f"   {i}. {term}")
+        for letter, meaning in zip(LETTERS, meanings, strict=False):
+            show.say(f"   {letter}) {meaning}")
     example = " ".join(LETTERS[: len(q["terms"])])
     raw = ask(_("A letter for each term, in order (e.g. {example}): ").format(example=example))
+    if again and not raw.strip():
+        return _SKIP
     picks = raw.replace(",", " ").lower().split()
     if len(picks) == 1 and len(picks[0]) == len(q["terms"]):
         picks = list(picks[0])

@@ -38,3 +38,9 @@ def python_inline(code: str):
 @register.filter
 def lines(text: str) -> int:
     return len((text or "").rstrip("\n").split("\n"))
+
+
+@register.filter
+def letter(index: int) -> str:
+    """0 -> "A", 1 -> "B", ...: how a match question names its meanings (as the terminal does)."""
+    return chr(ord("A") + int(index)) if 0 <= int(index) < 26 else str(int(index) + 1)

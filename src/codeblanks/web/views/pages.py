@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 
 from codeblanks.web import selectors, tokens
 from codeblanks.web.learners import learner_from_request
+from codeblanks.web.views import tokens as token_views
 
 
 @require_safe
@@ -38,8 +39,11 @@ def level(request, course_id: str, level: str):
 @require_safe
 def progress(request):
     summary = selectors.progress_summary(learner_from_request(request))
-    mine = tokens.token_list(user_id=request.user.pk) if request.user.is_authenticated else []
-    return render(request, "codeblanks/progress.html", {"summary": summary, "tokens": mine})
+    context = {"summary": summary, "tokens": []}
+    if request.user.is_authenticated:
+        context["tokens"] = tokens.token_list(user_id=request.user.pk)
+        context["token_form_once"] = token_views.form_once(request)
+    return render(request, "codeblanks/progress.html", context)
 
 
 def csrf_failure(request, reason=""):
