@@ -49,7 +49,7 @@ def test_the_starter_fails_and_the_solution_passes_with_progress_kept(learner_ho
     capsys.readouterr()
     assert main(["learn", "test", "work"]) == 1
     out = capsys.readouterr().out
-    assert "Your program stopped with an error." in out and "line" in out
+    assert "Your program stopped with an error  (case: the visible data)" in out and "line" in out
 
     (learner_home / "work" / "model.py").write_text(lesson().exercise.solution)
     assert main(["learn", "test", "work", "--json"]) == 0
@@ -68,7 +68,7 @@ def test_a_wrong_program_shows_what_is_wrong(learner_home, capsys):
     capsys.readouterr()
     assert main(["learn", "test", "w"]) == 1
     out = capsys.readouterr().out
-    assert "Not quite." in out and "Expected (-) and your output (+):" in out
+    assert "Not quite  (case: " in out and "Expected (-) and your output (+):" in out
 
 
 def test_hints_come_one_at_a_time_and_end(learner_home, capsys):
