@@ -172,7 +172,9 @@ def test_a_lesson_folder_keeps_its_language_and_names_everything_in_it(learner_h
     assert json.loads((learner_home / "w" / ".codeblanks.json").read_text())["language"] == "tr"
     assert main(["learn", "test", "w"]) == 1  # no --lang: the folder's own
     out = capsys.readouterr().out
-    assert "Programın bir hatayla durdu  (durum: görünen veriler)" in out and "görünen veriler" in out
+    assert (
+        "Programın bir hatayla durdu  (durum: görünen veriler)" in out and "görünen veriler" in out
+    )
     assert "visible" not in out
     assert main(["learn", "hint", "w"]) == 0
     assert "İpucu 1/" in capsys.readouterr().out

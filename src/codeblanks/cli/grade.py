@@ -17,6 +17,7 @@ from codeblanks.cli.console import (
 )
 from codeblanks.content import catalog
 from codeblanks.content.model import Lesson
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 
 
@@ -68,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_human(result, *, diff: bool = True) -> None:
     """``diff`` False: the lesson grades no printed output, so none is compared with it."""
-    from codeblanks.grading.verdicts import Verdict
 
     ms = f"{result.duration_ms:.0f}"
     known = {v.value for v in Verdict}
@@ -88,7 +88,7 @@ def _print_human(result, *, diff: bool = True) -> None:
     if result.stderr.strip():
         print(_("stderr:"))
         print(visible(result.stderr.rstrip("\n")))
-    if result.verdict != "incorrect":
+    if result.verdict != Verdict.INCORRECT:
         return
     # the grader's own diff (of the failing case) when it gives one, else the visible case's
     lines = list(getattr(result, "diff", ()) or ())

@@ -7,6 +7,7 @@ import sys
 
 from codeblanks.cli.console import UsageError
 from codeblanks.cli.learn import untrusted
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 
@@ -82,7 +83,7 @@ def test(args) -> int:
         print(untrusted.json_text(result))
     else:
         show.grade(result)
-    return 0 if result.get("verdict") == "correct" else 1
+    return 0 if result.get("verdict") == Verdict.CORRECT else 1
 
 
 def hint(args) -> int:
