@@ -93,7 +93,7 @@ def test_a_lesson_in_the_terminal_counts_on_the_web(node, learner, tmp_path):
 
     failed = learn(learner, "test", cwd=folder)
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "Your program stopped with an error." in failed.stdout
+    assert "Your program stopped with an error  (case: " in failed.stdout
 
     hint = learn(learner, "hint", cwd=folder)
     assert hint.returncode == 0 and f"Hint 1 of {len(lesson.exercise.hints)}" in hint.stdout
