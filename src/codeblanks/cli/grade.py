@@ -17,7 +17,6 @@ from codeblanks.cli.console import (
 )
 from codeblanks.content import catalog
 from codeblanks.content.model import Lesson
-from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 
 
@@ -69,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_human(result, *, diff: bool = True) -> None:
     """``diff`` False: the lesson grades no printed output, so none is compared with it."""
+    from codeblanks.grading.verdicts import Verdict
 
     ms = f"{result.duration_ms:.0f}"
     known = {v.value for v in Verdict}

@@ -7,7 +7,6 @@ import sys
 
 from codeblanks.cli.console import UsageError
 from codeblanks.cli.learn import untrusted
-from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 
@@ -75,6 +74,7 @@ def start(args) -> int:
 
 def test(args) -> int:
     from codeblanks.cli.learn import show
+    from codeblanks.grading.verdicts import Verdict
 
     space = _space(args)
     code = space.read_code()

@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 from codeblanks.cli.console import visible as printable
-from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext, pgettext
 
@@ -91,6 +90,7 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
 def grade(result: dict[str, Any]) -> None:
     """A grade as the lesson page words it (``learning.present``: the same heading and the
     same sentence under it), then the grader's reasons, the diff and the error output."""
+    from codeblanks.grading.verdicts import Verdict
     from codeblanks.learning.present import reasons, verdict_of, words
 
     out = console()
