@@ -155,7 +155,7 @@ def test_learn_in_turkish(learner_home, capsys):
     assert "## Görevin" in readme and "## Ne yapmalı" in readme
     assert main(["learn", "test", "w", "--lang", "tr"]) == 1
     out = capsys.readouterr().out
-    assert "Programın bir hatayla durdu." in out
+    assert "Programın bir hatayla durdu  (durum: görünen veriler)" in out
     assert "Takıldın mı? `codeblanks learn hint` bir sonraki ipucunu verir." in out
     assert main(["learn", "hint", "w", "--lang", "tr"]) == 0
     assert "İpucu 1/" in capsys.readouterr().out
@@ -172,7 +172,9 @@ def test_a_lesson_folder_keeps_its_language_and_names_everything_in_it(learner_h
     assert json.loads((learner_home / "w" / ".codeblanks.json").read_text())["language"] == "tr"
     assert main(["learn", "test", "w"]) == 1  # no --lang: the folder's own
     out = capsys.readouterr().out
-    assert "Programın bir hatayla durdu." in out and "görünen veriler" in out
+    assert (
+        "Programın bir hatayla durdu  (durum: görünen veriler)" in out and "görünen veriler" in out
+    )
     assert "visible" not in out
     assert main(["learn", "hint", "w"]) == 0
     assert "İpucu 1/" in capsys.readouterr().out

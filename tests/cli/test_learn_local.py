@@ -49,7 +49,7 @@ def test_the_starter_fails_and_the_solution_passes_with_progress_kept(learner_ho
     capsys.readouterr()
     assert main(["learn", "test", "work"]) == 1
     out = capsys.readouterr().out
-    assert "Your program stopped with an error." in out and "line" in out
+    assert "Your program stopped with an error  (case: the visible data)" in out and "line" in out
 
     (learner_home / "work" / "model.py").write_text(lesson().exercise.solution)
     assert main(["learn", "test", "work", "--json"]) == 0
@@ -68,7 +68,7 @@ def test_a_wrong_program_shows_what_is_wrong(learner_home, capsys):
     capsys.readouterr()
     assert main(["learn", "test", "w"]) == 1
     out = capsys.readouterr().out
-    assert "Not quite." in out and "Expected (-) and your output (+):" in out
+    assert "Not quite  (case: " in out and "Expected (-) and your output (+):" in out
 
 
 def test_hints_come_one_at_a_time_and_end(learner_home, capsys):
@@ -181,3 +181,22 @@ def test_the_quiz_shows_choices_in_this_machines_own_order(learner_home):
         assert backend.answer(QKV, q.id, right)["correct"] is True
         wrong = next(i for i in range(len(q.options)) if i != right)
         assert backend.answer(QKV, q.id, wrong)["correct"] is False
+
+
+def test_an_answer_that_is_not_judged_is_said_and_asked_again(learner_home, capsys):
+    """Too long (or met by a busy sandbox): the quiz says why and asks the same question again,
+    as the lesson page does; nothing is recorded for it."""
+    from codeblanks.cli.learn import quiz
+    from codeblanks.cli.learn.backends import LocalBackend
+    from codeblanks.content.model import BlankQuestion
+
+    backend = LocalBackend()
+    blank = next(q for q in lesson().questions if isinstance(q, BlankQuestion))
+    shown = next(q for q in backend.lesson(QKV)["questions"] if q["id"] == blank.id)
+    typed = iter(["x" * 501, blank.answer])
+    right = quiz.solve(
+        [shown], lambda qid, answer: backend.answer(QKV, qid, answer), ask=lambda _: next(typed)
+    )
+    assert right == 1
+    assert "Keep the answer under 500 characters." in capsys.readouterr().out
+    assert backend.progress.of(lesson())["questions"] == {blank.id: True}

@@ -113,7 +113,7 @@ def test_learn_test_goes_to_the_warm_sandbox_and_keeps_progress(user, tmp_path, 
     assert main(["learn", "start", QKV, "work"]) == 0
     starter = codeblanks(user, "learn", "test", cwd=tmp_path / "work")
     assert starter.returncode == 1
-    assert "Your program stopped with an error." in starter.stdout
+    assert "Your program stopped with an error  (case: " in starter.stdout
     started = servers(runtime)
     assert len(started) == 1
     (tmp_path / "work" / "model.py").write_text(catalog().lesson(QKV).exercise.solution)

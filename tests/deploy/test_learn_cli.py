@@ -93,7 +93,7 @@ def test_a_lesson_in_the_terminal_counts_on_the_web(node, learner, tmp_path):
 
     failed = learn(learner, "test", cwd=folder)
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "Your program stopped with an error." in failed.stdout
+    assert "Your program stopped with an error  (case: " in failed.stdout
 
     hint = learn(learner, "hint", cwd=folder)
     assert hint.returncode == 0 and f"Hint 1 of {len(lesson.exercise.hints)}" in hint.stdout
@@ -101,7 +101,7 @@ def test_a_lesson_in_the_terminal_counts_on_the_web(node, learner, tmp_path):
     (folder / "model.py").write_text(lesson.exercise.solution)
     passed = learn(learner, "test", cwd=folder)
     assert passed.returncode == 0, passed.stdout + passed.stderr
-    assert "Correct!" in passed.stdout
+    assert "Correct" in passed.stdout
 
     # Choices come in this learner's own order: read the number of the right one off the screen.
     first = lesson.questions[0]
@@ -168,7 +168,7 @@ def test_in_a_terminal_the_verdict_is_coloured(node, learner, tmp_path):
                 env={**os.environ, "TMUX": ""},
             ).stdout
         assert "EXIT=0" in screen, screen
-        line = next(x for x in screen.splitlines() if "Correct!" in x)
+        line = next(x for x in screen.splitlines() if "Correct" in x)
         assert "\x1b[" in line, f"no colour on the verdict line: {line!r}"
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

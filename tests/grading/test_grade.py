@@ -9,6 +9,8 @@ from pathlib import Path
 from codeblanks.content.model import Limits, Mistake
 from codeblanks.grading import agrade, grade
 from codeblanks.grading.reference import areference, clear_cache
+from codeblanks.grading.verdicts import Verdict
+from codeblanks.sandbox.result import Runner, RunRequest, RunResult
 
 from .grading_helpers import AXIS_0, with_grading
 
@@ -125,21 +127,17 @@ def test_json_keeps_its_keys_and_adds_the_new_ones(softmax_lesson):
 
 
 class CountingSandbox:
-    """The real sandbox, counting the runs asked of it and whom each was for."""
+    """The real sandbox (a ``Runner``), counting the runs asked of it and whom each was for."""
 
     def __init__(self, real):
         self.real, self.runs, self.clients = real, 0, []
+        self.slots = real.slots
 
-    async def arun(self, code, **kwargs):
-        self.runs += 1
-        self.clients.append(kwargs.get("client"))
-        return await self.real.arun(code, **kwargs)
-
-    async def arun_cases(self, codes, **kwargs):
+    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
         """A grade's cases in one child: each case that ran counts as a run."""
-        results = await self.real.arun_cases(codes, **kwargs)
+        results = await self.real.arun_cases(request)
         self.runs += len(results)
-        self.clients += [kwargs.get("client")] * len(results)
+        self.clients += [request.client] * len(results)
         return results
 
 
@@ -196,20 +194,28 @@ def test_async_and_sync_grading_from_inside_an_event_loop(softmax_lesson):
 
 
 class FlakySandbox:
-    """The real sandbox, but answering ``busy`` (or raising) for the first ``n`` runs."""
+    """The real sandbox (a ``Runner``), but answering ``busy`` (or raising) for the first ``n``
+    batches."""
 
     def __init__(self, real, n, raise_instead=False):
         self.real, self.n, self.raise_instead = real, n, raise_instead
+        self.slots = real.slots
 
-    async def arun(self, code, **kwargs):
-        from codeblanks.sandbox import RunResult
-
+    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
         if self.n > 0:
             self.n -= 1
             if self.raise_instead:
                 raise RuntimeError("broken sandbox")
-            return RunResult("busy")
-        return await self.real.arun(code, **kwargs)
+            return [RunResult(Verdict.BUSY)]
+        return await self.real.arun_cases(request)
+
+
+def test_the_test_doubles_are_runners(sandbox):
+    """Each double implements the one seam (type-checked where it is used: ``Runner``)."""
+    doubles: list[Runner] = [sandbox, CountingSandbox(sandbox), FlakySandbox(sandbox, 0)]
+    for double in doubles:
+        runs = asyncio.run(double.arun_cases(RunRequest(("print(6 * 7)",))))
+        assert [r.stdout for r in runs] == ["42\n"]
 
 
 def test_busy_and_broken_sandboxes_are_verdicts_not_exceptions(softmax_lesson, sandbox):

@@ -17,8 +17,11 @@ from codeblanks.content.model import (
     Lesson,
     MatchQuestion,
 )
-from codeblanks.grading import Grade
+from codeblanks.grading import BlankVerdict, Grade
+from codeblanks.grading.verdicts import Verdict
+from codeblanks.learning import tutor
 from codeblanks.sandbox import RunResult
+from codeblanks.sandbox.result import RunRequest
 from codeblanks.web import selectors, services
 from codeblanks.web.views import health
 
@@ -149,20 +152,27 @@ class FakeGrader:
 @pytest.fixture
 def grader(monkeypatch):
     fake = FakeGrader()
-    monkeypatch.setattr(services, "agrade", fake)
+    monkeypatch.setattr(tutor, "agrade", fake)
     return fake
 
 
 class FakeSandbox:
+    """A ``Runner`` answering every program with one result, and noting what it was asked."""
+
+    slots = 1
+
     def __init__(self, result=None):
         self.result = result or RunResult("ok", stdout="42\n", exit_code=0, duration_ms=3.0)
         self.codes = []
         self.clients = []
 
-    async def arun(self, code, **kwargs):
-        self.codes.append(code)
-        self.clients.append(kwargs.get("client"))
-        return self.result
+    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
+        self.codes.extend(request.codes)
+        self.clients.append(request.client)
+        return [self.result]
+
+    async def arun(self, code, **kwargs):  # what /healthz asks of the real one
+        return (await self.arun_cases(RunRequest((code,), client=kwargs.get("client"))))[0]
 
 
 @pytest.fixture
@@ -173,9 +183,9 @@ def sandbox(monkeypatch):
     return fake
 
 
-class BlankVerdict:
-    def __init__(self, correct, message=""):
-        self.correct, self.message = correct, message
+def judged(correct: bool, message: str = "") -> BlankVerdict:
+    """The grader's verdict on a blank answer judged ``correct`` or not."""
+    return BlankVerdict(correct, message, verdict=Verdict.CORRECT if correct else Verdict.INCORRECT)
 
 
 @pytest.fixture
@@ -184,9 +194,9 @@ def blank_checker(monkeypatch):
 
     async def acheck_blank(lesson, question, answer, sandbox=None, client=None):
         seen.append(answer)
-        return BlankVerdict(answer.replace(" ", "") in ("1", "1.0"), f"{answer} gives a value")
+        return judged(answer.replace(" ", "") in ("1", "1.0"), f"{answer} gives a value")
 
-    monkeypatch.setattr(services, "acheck_blank", acheck_blank)
+    monkeypatch.setattr(tutor, "acheck_blank", acheck_blank)
     return seen
 
 

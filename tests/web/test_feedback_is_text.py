@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from codeblanks.grading import Grade
-from codeblanks.web import services
+from codeblanks.learning import tutor
 from codeblanks.web.prose import feedback_text
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def test_run_feedback_with_a_learners_markdown_is_no_link(client, monkeypatch):
         feedback = (f"`total` is {LINK}", TAG)
         return Grade("incorrect", LINK + "\n", TAG, "a\nb\n", feedback, "visible")
 
-    monkeypatch.setattr(services, "agrade", agrade)
+    monkeypatch.setattr(tutor, "agrade", agrade)
     html = client.post("/lessons/first-steps/run", {"code": "x"}, **HTMX).content.decode()
     assert "Not quite" in html
     assert 'href="https://evil.example' not in html and "<img" not in html

@@ -10,6 +10,7 @@ from asgiref.sync import async_to_sync
 from django.utils import translation
 
 from codeblanks.content.model import BlankQuestion
+from codeblanks.learning.answers import Given
 from codeblanks.web import services
 
 from .conftest import FIRST
@@ -17,26 +18,28 @@ from .conftest import FIRST
 WRONG = "print('a')\n"
 
 
-def _api_grade(language: str):
+def _grade(lesson, code: str, language: str):
+    """The grade a tokenless caller gets, in ``language`` as Django would choose it."""
     with translation.override(language):
-        return async_to_sync(services.api_grade)(lesson=FIRST, code=WRONG, client="lang-test")
+        return async_to_sync(services.tutor_for(None).run)(lesson, code, "lang-test").grade
+
+
+def _api_grade(language: str):
+    return _grade(FIRST, WRONG, language)
 
 
 def test_a_grade_speaks_the_requests_language():
-    turkish = _api_grade("tr").result
+    turkish = _api_grade("tr")
     assert turkish.verdict == "incorrect"
     assert turkish.feedback[0] == "Çıktı beklenen çıktıdan farklı."
     assert turkish.diff[:2] == ("--- beklenen", "+++ senin çıktın")
-    english = _api_grade("en").result  # the same lesson, its reference cached: still English
+    english = _api_grade("en")  # the same lesson, its reference cached: still English
     assert english.feedback[0] == "The output differs from the expected output."
-    assert _api_grade("tr-TR").result.feedback[0] == "Çıktı beklenen çıktıdan farklı."
+    assert _api_grade("tr-TR").feedback[0] == "Çıktı beklenen çıktıdan farklı."
 
 
 def test_an_error_and_its_explanation_in_turkish():
-    with translation.override("tr"):
-        graded = async_to_sync(services.api_grade)(
-            lesson=FIRST, code="x = 1\nprint(1 / 0)\n", client="lang-test"
-        ).result
+    graded = _grade(FIRST, "x = 1\nprint(1 / 0)\n", "tr")
     assert graded.verdict == "error"
     assert graded.feedback == (
         "Programın bir hatayla durdu.",
@@ -53,8 +56,8 @@ def test_a_blank_answer_in_turkish():
 
     def answer(text: str, language: str):
         with translation.override(language):
-            return async_to_sync(services.question_answer)(
-                learner=None, lesson=lesson, question=question, answer=text, client="lang-test"
+            return async_to_sync(services.tutor_for(None).answer)(
+                lesson, question, Given(text), "lang-test"
             )
 
     wrong = answer("2", "tr")

@@ -14,6 +14,7 @@ from django.test import Client, RequestFactory, override_settings
 from django.utils import translation
 
 from codeblanks import i18n
+from codeblanks.learning import tutor
 from codeblanks.web import languages
 from codeblanks.web.models import Profile
 
@@ -361,7 +362,6 @@ def test_an_async_view_and_the_grader_it_calls_speak_the_requests_language(clien
     """Run is an async view: it and whatever it calls see the request's language, for Django
     and for codeblanks.i18n (the grader's sentences)."""
     from codeblanks.grading import Grade
-    from codeblanks.web import services
 
     heard = []
 
@@ -370,7 +370,7 @@ def test_an_async_view_and_the_grader_it_calls_speak_the_requests_language(clien
         expected = lesson.exercise.expected_output
         return Grade("correct", expected, "", expected, duration_ms=1234.0)
 
-    monkeypatch.setattr(services, "agrade", grader)
+    monkeypatch.setattr(tutor, "agrade", grader)
     r = client.post(
         "/lessons/first-steps/run",
         {"code": "print('a')"},

@@ -84,16 +84,14 @@ def test_all_questions_right_shows_on_home(client, blank_checker):
 
 
 def test_a_blank_the_platform_could_not_judge_is_not_recorded(client, monkeypatch):
-    from codeblanks.web import services
-
-    from .conftest import BlankVerdict
+    from codeblanks.grading import BlankVerdict
+    from codeblanks.grading.verdicts import Verdict
+    from codeblanks.learning import tutor
 
     async def busy(lesson, question, answer, sandbox=None, client=None):
-        verdict = BlankVerdict(False, "The server is busy; try again.")
-        verdict.verdict = "busy"
-        return verdict
+        return BlankVerdict(False, "The server is busy; try again.", verdict=Verdict.BUSY)
 
-    monkeypatch.setattr(services, "acheck_blank", busy)
+    monkeypatch.setattr(tutor, "acheck_blank", busy)
     r = client.post(URL + "fill", {"blank": "1"}, **HTMX)
     assert r.status_code == 503 and "try again" in r.content.decode()
     assert not QuestionAnswer.objects.exists()

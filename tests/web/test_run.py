@@ -159,13 +159,13 @@ def test_show_solution_asks_then_records(client):
 def test_a_slow_run_does_not_hold_up_other_pages(async_client, monkeypatch):
     """While one learner's program runs, another learner's page is served."""
     from codeblanks.grading import Grade
-    from codeblanks.web import services
+    from codeblanks.learning import tutor
 
     async def slow(lesson, code, sandbox=None, client=None):
         await asyncio.sleep(1.5)
         return Grade("correct", "a\nb\n", "", "a\nb\n")
 
-    monkeypatch.setattr(services, "agrade", slow)
+    monkeypatch.setattr(tutor, "agrade", slow)
 
     async def scenario():
         run = asyncio.create_task(async_client.post(RUN, {"code": "x"}, **HTMX))

@@ -88,7 +88,7 @@ def _print_human(result, *, diff: bool = True) -> None:
     if result.stderr.strip():
         print(_("stderr:"))
         print(visible(result.stderr.rstrip("\n")))
-    if result.verdict != "incorrect":
+    if result.verdict != Verdict.INCORRECT:
         return
     # the grader's own diff (of the failing case) when it gives one, else the visible case's
     lines = list(getattr(result, "diff", ()) or ())

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from codeblanks.content.model import Lesson
 from codeblanks.content.problems import Problem
 from codeblanks.grading.codes import problem
+from codeblanks.grading.reference import run_one
 from codeblanks.sandbox import RunLimits
+from codeblanks.sandbox.result import Runner
 
 # A line no example prints: separates the blocks' outputs in the one run.
 _MARK = "\x1ecodeblanks-example-block\x1e"
@@ -112,13 +114,15 @@ def _normalise(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-async def aprove_examples(lesson: Lesson, sandbox) -> list[Problem]:
+async def aprove_examples(lesson: Lesson, sandbox: Runner) -> list[Problem]:
     """Problems with the worked examples of ``lesson``'s explanation (none when all agree)."""
     found = examples(lesson.explanation_md)
     if not found:
         return []
     path = lesson.path / "explanation.md"
-    run = await sandbox.arun(program(found), filename="explanation.py", limits=_LIMITS)
+    run = await run_one(
+        sandbox, program(found), filename="explanation.py", limits=_LIMITS, capture=(), patient=True
+    )
     outputs = run.stdout.split(_MARK + "\n")[1:]
     problems = []
     for ex, out in zip(found, outputs, strict=False):

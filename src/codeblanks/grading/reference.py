@@ -1,7 +1,11 @@
 """Reference results: what the sample solution and each anticipated mistake do on every case.
 
-They depend only on the lesson, so they are computed once per lesson version (all runs at once)
-and kept; grading a learner's program is then one parallel burst of the learner's own runs.
+They depend only on the lesson, so they are computed once per lesson version (the solution and
+each mistake a batch of its own, the batches at once) and kept; grading a learner's program is
+then one batch of the learner's own runs: its cases in one sandbox child, in order.
+
+Every run goes through a ``Runner`` (``codeblanks.sandbox.result``): the real sandbox, or a test
+double implementing the same Protocol. Nothing here asks a runner what it can do.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,7 +24,15 @@ from codeblanks.grading.cases import VISIBLE, Case, cases_for
 from codeblanks.grading.counting import count_capture
 from codeblanks.grading.functests import test_capture
 from codeblanks.sandbox import RunLimits, RunResult
-from codeblanks.sandbox.result import BUSY, MEMORY_LIMIT, SANDBOX_ERROR, TIMEOUT
+from codeblanks.sandbox.result import (
+    BUSY,
+    MEMORY_LIMIT,
+    SANDBOX_ERROR,
+    TIMEOUT,
+    Runner,
+    RunRequest,
+    Stop,
+)
 
 log = logging.getLogger("codeblanks.grading")
 
@@ -39,14 +51,41 @@ def limits_for(lesson: Lesson) -> RunLimits:
     )
 
 
-def in_flight(sandbox) -> int:
+def in_flight(runner: Runner) -> int:
     """How many runs one batch (a reference, a proof) keeps in the sandbox at once: enough to
     fill every slot, well under the queue after which the sandbox answers ``busy``."""
-    return 2 * max(1, int(getattr(sandbox, "slots", 1) or 1))
+    return 2 * max(1, runner.slots)
+
+
+async def _patiently(
+    runner: Runner, request: RunRequest, gate: asyncio.Semaphore | None, patient: bool
+) -> list[RunResult]:
+    """``runner.arun_cases(request)`` through ``gate``; ``patient`` batches (reference results
+    and proofs, which nobody waits on interactively) try again a few times while the sandbox is
+    busy. A runner that raises is a ``sandbox-error``: the sandbox promises values, and a bug
+    there must not reach learners."""
+    tries = 6 if patient else 1
+    runs = [RunResult(SANDBOX_ERROR)]
+    for attempt in range(tries):
+        try:
+            if gate is None:
+                runs = await runner.arun_cases(request)
+            else:
+                async with gate:
+                    runs = await runner.arun_cases(request)
+        except Exception:
+            log.exception("the sandbox raised instead of returning RunResults")
+            return [RunResult(SANDBOX_ERROR)]
+        runs = runs or [RunResult(SANDBOX_ERROR)]
+        if runs[0].verdict != BUSY:
+            return runs
+        if attempt < tries - 1:
+            await asyncio.sleep(0.05 * 2**attempt)
+    return runs
 
 
 async def run_one(
-    sandbox,
+    runner: Runner,
     code: str,
     *,
     filename: str,
@@ -56,31 +95,14 @@ async def run_one(
     patient: bool = False,
     client: str | None = None,
 ) -> RunResult:
-    """One run, optionally through ``gate``; ``patient`` runs (reference results and proofs,
-    which nobody waits on interactively) try again a few times while the sandbox is busy.
-    ``client`` (a learner's session, an address) is whom the sandbox's fair share counts it to."""
-    tries = 6 if patient else 1
-    run = RunResult(SANDBOX_ERROR)
-    for attempt in range(tries):
-        try:
-            kwargs = {"filename": filename, "limits": limits, "capture": capture, "client": client}
-            if gate is None:
-                run = await sandbox.arun(code, **kwargs)
-            else:
-                async with gate:
-                    run = await sandbox.arun(code, **kwargs)
-        except Exception:  # the sandbox promises values; a bug there must not reach learners
-            log.exception("the sandbox raised instead of returning a RunResult")
-            return RunResult(SANDBOX_ERROR)
-        if run.verdict != BUSY:
-            return run
-        if attempt < tries - 1:
-            await asyncio.sleep(0.05 * 2**attempt)
-    return run
+    """One run, optionally through ``gate`` (``patient``: see ``_patiently``). ``client`` (a
+    learner's session, an address) is whom the sandbox's fair share counts it to."""
+    request = RunRequest((code,), filename, limits, capture, client)
+    return (await _patiently(runner, request, gate, patient))[0]
 
 
 async def run_cases(
-    sandbox,
+    runner: Runner,
     lesson: Lesson,
     cases: Iterable[Case],
     capture: tuple[str, ...] = (),
@@ -88,60 +110,27 @@ async def run_cases(
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
     client: str | None = None,
-    stop: Callable[[int, RunResult], bool] | None = None,
+    stop: Stop | None = None,
 ) -> dict[str, RunResult]:
-    """Run the cases, in order, in one sandbox child (``Sandbox.arun_cases``: one slot, one
-    fork) until ``stop(index, run)`` says so after one (None: every case runs). A sandbox
-    without ``arun_cases`` runs each case on its own (as far as ``gate`` lets them)."""
+    """Run the cases, in order, in one sandbox child (``Runner.arun_cases``: one slot, one
+    fork) until ``stop(index, run)`` says so after one (None: every case runs)."""
     cases = list(cases)
     if not cases:
         return {}
-    how = {
-        "filename": lesson.exercise.filename,
-        "limits": limits_for(lesson),
-        "capture": _capture(capture, test_capture(lesson), count_capture(lesson)),
-        "client": client,
-    }
-    if getattr(sandbox, "arun_cases", None) is None:
-        return await _one_by_one(sandbox, cases, stop, gate=gate, patient=patient, **how)
-    codes = [c.code for c in cases]
-    runs = [RunResult(SANDBOX_ERROR)]
-    for attempt in range(6 if patient else 1):
-        try:
-            if gate is None:
-                runs = await sandbox.arun_cases(codes, stop=stop or _every_case, **how)
-            else:
-                async with gate:
-                    runs = await sandbox.arun_cases(codes, stop=stop or _every_case, **how)
-        except Exception:  # the sandbox promises values; a bug there must not reach learners
-            log.exception("the sandbox raised instead of returning RunResults")
-            runs = [RunResult(SANDBOX_ERROR)]
-            break
-        runs = runs or [RunResult(SANDBOX_ERROR)]
-        if runs[0].verdict != BUSY:
-            break
-        if attempt < 5:
-            await asyncio.sleep(0.05 * 2**attempt)
+    request = RunRequest(
+        codes=tuple(c.code for c in cases),
+        filename=lesson.exercise.filename,
+        limits=limits_for(lesson),
+        capture=_capture(capture, test_capture(lesson), count_capture(lesson)),
+        client=client,
+        stop=stop or _every_case,
+    )
+    runs = await _patiently(runner, request, gate, patient)
     return {c.name: r for c, r in zip(cases, runs, strict=False)}
 
 
 def _every_case(index: int, run: RunResult) -> bool:
     return False
-
-
-async def _one_by_one(sandbox, cases: list[Case], stop, **how) -> dict[str, RunResult]:
-    """Each case a run of its own: the first alone when ``stop`` may end the batch after it,
-    then the others all at once (kept up to where ``stop`` would have ended them)."""
-    first = cases[:1] if stop is not None else cases
-    runs = list(await asyncio.gather(*(run_one(sandbox, c.code, **how) for c in first)))
-    if stop is not None and not stop(0, runs[0]) and len(cases) > 1:
-        runs += await asyncio.gather(*(run_one(sandbox, c.code, **how) for c in cases[1:]))
-    kept = []
-    for index, run in enumerate(runs):
-        kept.append(run)
-        if stop is not None and stop(index, run):
-            break
-    return {c.name: r for c, r in zip(cases, kept, strict=False)}
 
 
 def _capture(*groups: tuple[str, ...]) -> tuple[str, ...]:
@@ -259,7 +248,9 @@ def keep(key: tuple, value: Any) -> None:
             _CACHE.popitem(last=False)
 
 
-async def areference(lesson: Lesson, sandbox, gate: asyncio.Semaphore | None = None) -> Reference:
+async def areference(
+    lesson: Lesson, sandbox: Runner, gate: asyncio.Semaphore | None = None
+) -> Reference:
     key = cache_key(lesson)
     if (hit := recall(key)) is not None:
         return hit

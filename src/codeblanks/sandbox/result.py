@@ -1,4 +1,6 @@
-"""What a run is given (``RunLimits``) and what it gives back (``RunResult``).
+"""What a run is given (``RunLimits``, a ``RunRequest``), what it gives back (``RunResult``),
+and the one seam every caller runs programs through (``Runner``: the real ``Sandbox``, or a test
+double that implements the same Protocol).
 
 A run's outcome is always a value, never an exception: a learner's mistake, a hostile program and
 an overloaded server all end in a ``RunResult`` whose ``verdict`` says which.
@@ -6,8 +8,9 @@ an overloaded server all end in a ``RunResult`` whose ``verdict`` says which.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 OK = "ok"
 ERROR = "error"  # exception, non-zero exit, or killed by a signal
@@ -61,3 +64,32 @@ class RunResult:
             "signal": self.signal,
             "duration_ms": round(self.duration_ms, 3),
         }
+
+
+Stop = Callable[[int, RunResult], bool]  # asked after case ``index``: end the batch here?
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """One batch for one child: ``codes`` (a grade's cases, the same program on other data) run
+    in order with fresh globals, each under ``limits``, until ``stop`` says so (None: the
+    sandbox's default, at the first case that did not end normally). ``client`` is whom the
+    fair share counts it to."""
+
+    codes: tuple[str, ...]
+    filename: str = "main.py"
+    limits: RunLimits = field(default_factory=RunLimits)
+    capture: tuple[str, ...] = ()
+    client: str | None = None
+    stop: Stop | None = None
+
+
+class Runner(Protocol):
+    """What grading and learning need of a sandbox. ``slots``: how many runs it serves at once;
+    ``arun_cases``: one ``RunResult`` per case run, in order, at least one, never raising for
+    anything a program does (``busy``/``sandbox-error`` are verdicts too)."""
+
+    @property
+    def slots(self) -> int: ...
+
+    async def arun_cases(self, request: RunRequest) -> list[RunResult]: ...

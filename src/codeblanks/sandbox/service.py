@@ -2,8 +2,10 @@
 
     Sandbox.run(code, *, filename="main.py", limits=None, capture=(), client=None) -> RunResult
     await Sandbox.arun(...)        same, without blocking the event loop
-    Sandbox.run_cases(codes, *, ..., stop=None) -> list[RunResult]
-    await Sandbox.arun_cases(...)  several programs (a grade's cases) in one child, one after
+    Sandbox.run_cases(codes, *, ..., stop=None) -> list[RunResult]   (a RunRequest's keywords)
+    Sandbox.run_request(RunRequest(...)) -> list[RunResult]
+    await Sandbox.arun_cases(RunRequest(...))  the ``Runner`` Protocol (sandbox/result.py):
+                                   several programs (a grade's cases) in one child, one after
                                    another, for one slot; an outcome per case run, until ``stop``
     Sandbox.close()
 
@@ -34,9 +36,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from codeblanks.sandbox.config import SandboxConfig
-from codeblanks.sandbox.outcome import Stop, stop_at_failure
+from codeblanks.sandbox.outcome import stop_at_failure
 from codeblanks.sandbox.preflight import SandboxUnavailable, isolation_problem
-from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunResult
+from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunRequest, RunResult, Stop
 from codeblanks.sandbox.scheduler import Scheduler, Ticket
 from codeblanks.sandbox.supervisor import Supervisor
 
@@ -91,9 +93,7 @@ class Sandbox:
     ) -> RunResult:
         """Run ``code`` as the program ``filename``; always returns a RunResult. ``client``
         (a learner's session, an address) is whom the run counts to in the fair share."""
-        return self.run_cases(
-            [code], filename=filename, limits=limits, capture=capture, client=client
-        )[0]
+        return self.run_request(_request([code], filename, limits, capture, client))[0]
 
     async def arun(
         self,
@@ -106,9 +106,7 @@ class Sandbox:
     ) -> RunResult:
         """``run()`` without blocking the event loop: the wait for a slot is a future, the run
         itself happens on a worker thread."""
-        results = await self.arun_cases(
-            [code], filename=filename, limits=limits, capture=capture, client=client
-        )
+        results = await self.arun_cases(_request([code], filename, limits, capture, client))
         return results[0]
 
     def run_cases(
@@ -121,34 +119,30 @@ class Sandbox:
         client: str | None = None,
         stop: Stop | None = None,
     ) -> list[RunResult]:
-        """Run each of ``codes`` (a grade's cases: the same program on other data) in one child,
-        one after another, with fresh globals and each case's own limits, holding one slot.
-        ``stop(index, result)`` is asked after each case whether to end there (default: at the
-        first that did not end normally). One RunResult per case run, in order: at least one,
-        fewer than ``codes`` when it stopped early."""
-        granted = threading.Event()
-        ticket = self.scheduler.submit(client, lambda _ticket: granted.set())
-        if ticket is None:
-            return [self._told(_busy(), filename)]
-        if not granted.wait(self.config.wait_s) and self.scheduler.withdraw(ticket):
-            return [self._told(_busy(), filename)]
-        results = self._run_granted(ticket, list(codes), filename, limits, capture, stop)
-        return [self._told(r, filename) for r in results]
+        """``run_request`` for the keywords of ``RunRequest`` (a thin wrapper)."""
+        return self.run_request(_request(codes, filename, limits, capture, client, stop))
 
-    async def arun_cases(
-        self,
-        codes: Sequence[str],
-        *,
-        filename: str = "main.py",
-        limits: RunLimits | None = None,
-        capture: Sequence[str] = (),
-        client: str | None = None,
-        stop: Stop | None = None,
-    ) -> list[RunResult]:
-        """``run_cases()`` without blocking the event loop: the wait for a slot is a future,
-        the runs themselves happen on a worker thread."""
+    def run_request(self, request: RunRequest) -> list[RunResult]:
+        """Run each of ``request.codes`` (a grade's cases: the same program on other data) in
+        one child, one after another, with fresh globals and each case's own limits, holding one
+        slot. ``stop(index, result)`` is asked after each case whether to end there (default: at
+        the first that did not end normally). One RunResult per case run, in order: at least
+        one, fewer than ``codes`` when it stopped early."""
+        granted = threading.Event()
+        ticket = self.scheduler.submit(request.client, lambda _ticket: granted.set())
+        if ticket is None:
+            return [self._told(_busy(), request.filename)]
+        if not granted.wait(self.config.wait_s) and self.scheduler.withdraw(ticket):
+            return [self._told(_busy(), request.filename)]
+        results = self._run_granted(ticket, request)
+        return [self._told(r, request.filename) for r in results]
+
+    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
+        """``run_request()`` without blocking the event loop (the ``Runner`` Protocol): the wait
+        for a slot is a future, the runs themselves happen on a worker thread."""
         loop = asyncio.get_running_loop()
         granted = loop.create_future()
+        filename = request.filename
 
         def grant(ticket: Ticket) -> None:
             try:
@@ -156,7 +150,7 @@ class Sandbox:
             except RuntimeError:  # the loop is closed: nobody waits for this slot any more
                 self.scheduler.finish(ticket)
 
-        ticket = self.scheduler.submit(client, grant)
+        ticket = self.scheduler.submit(request.client, grant)
         if ticket is None:
             return [self._told(_busy(), filename)]
         try:
@@ -170,9 +164,8 @@ class Sandbox:
             raise
         # In the caller's context: what the worker logs carries the request's id (web/logs.py).
         job = self._executor.submit(
-            contextvars.copy_context().run,
-            self._run_granted, ticket, list(codes), filename, limits, capture, stop,
-        )  # fmt: skip
+            contextvars.copy_context().run, self._run_granted, ticket, request
+        )
         # Cancelled before a worker took it: the slot must still be handed on.
         job.add_done_callback(lambda j: j.cancelled() and self.scheduler.finish(ticket))
         results = await asyncio.wrap_future(job)
@@ -201,20 +194,16 @@ class Sandbox:
             "zygote_restarts": self._supervisor.restarts,
         }
 
-    def _run_granted(
-        self,
-        ticket: Ticket,
-        codes: list[str],
-        filename: str,
-        limits: RunLimits | None,
-        capture: Sequence[str],
-        stop: Stop | None,
-    ) -> list[RunResult]:
+    def _run_granted(self, ticket: Ticket, request: RunRequest) -> list[RunResult]:
         try:
-            if not codes:
+            if not request.codes:
                 return [RunResult(SANDBOX_ERROR, stderr="No program was given to run.")]
             return self._supervisor.run_cases(
-                codes, filename, limits or RunLimits(), tuple(capture), stop or stop_at_failure
+                list(request.codes),
+                request.filename,
+                request.limits,
+                request.capture,
+                request.stop or stop_at_failure,
             )
         finally:
             self.scheduler.finish(ticket)
@@ -223,6 +212,17 @@ class Sandbox:
         """Stop the zygote and every child; later runs return ``sandbox-error``."""
         self._supervisor.close()
         self._executor.shutdown(wait=False)
+
+
+def _request(
+    codes: Sequence[str],
+    filename: str,
+    limits: RunLimits | None,
+    capture: Sequence[str],
+    client: str | None,
+    stop: Stop | None = None,
+) -> RunRequest:
+    return RunRequest(tuple(codes), filename, limits or RunLimits(), tuple(capture), client, stop)
 
 
 def _busy() -> RunResult:

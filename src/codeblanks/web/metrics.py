@@ -22,6 +22,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from codeblanks.grading.reference import failed_references
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import RunResult
 
 log = logging.getLogger("codeblanks.web")
@@ -54,7 +55,7 @@ request_seconds = Histogram(
 def watch_run(result: RunResult) -> None:
     """A ``Sandbox.watchers`` entry: count every finished run."""
     runs.labels(result.verdict).inc()
-    if result.verdict == "busy":
+    if result.verdict == Verdict.BUSY:
         busy.inc()
     else:
         run_seconds.observe(result.duration_ms / 1000)

@@ -1,82 +1,12 @@
-"""Questions in the browser: reading an answer out of a form and what a template needs to show
-one question. Judging (and the order of matching meanings) is ``codeblanks.grading.answers``,
-shared with the API and the terminal."""
+"""Questions in the browser: what a template needs to show one question. Reading, bounding and
+judging an answer is ``codeblanks.learning.answers``, shared with the API and the terminal."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-
-from django.utils.translation import gettext as _
 
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
 from codeblanks.content.public import meaning_order, option_order
-from codeblanks.web.texts import unkeepable
-
-MAX_BLANK_CHARS = 500
-MAX_INDEX_DIGITS = 4  # no question has 10,000 options
-
-
-class BadAnswer(ValueError):
-    """The form did not hold a usable answer; the message says what is missing."""
-
-
-def question_get(questions, question_id: str) -> Question | None:
-    return next((q for q in questions if q.id == question_id), None)
-
-
-def _index(raw: str, count: int) -> int | None:
-    """``raw`` as an index below ``count``: plain ASCII digits only (``str.isdigit`` also accepts
-    "²", which ``int`` refuses), and few of them (``int`` refuses 5,000 digits)."""
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_INDEX_DIGITS):
-        return None
-    value = int(raw)
-    return value if value < count else None
-
-
-def keepable(text: str) -> str:
-    """``text``, if the database can keep it; else ``BadAnswer`` naming the character."""
-    bad = unkeepable(text)
-    if bad is None:
-        return text
-    if bad.is_nul:  # PostgreSQL refuses it, and it is no Python anyway
-        raise BadAnswer(_("The answer has a NUL character (\\x00) in it; remove it."))
-    raise BadAnswer(
-        _(
-            "The answer has a lone surrogate (%(char)s) in it: half of a character, which no "
-            "UTF-8 text can hold. Send it as UTF-8 text."
-        )
-        % {"char": bad.char}
-    )
-
-
-def parse_answer(question: Question, data: Mapping[str, str]) -> object:
-    """The answer in a POSTed form, as stored: an option index, a text, or a list of meaning
-    indexes (one per term). Raises ``BadAnswer``."""
-    if isinstance(question, ChoiceQuestion):
-        index = _index(data.get("choice", ""), len(question.options))
-        if index is None:
-            raise BadAnswer(_("Choose one of the options."))
-        return index
-    if isinstance(question, BlankQuestion):
-        text = data.get("blank", "").strip()
-        if not text:
-            raise BadAnswer(_("Fill in the blank."))
-        if len(text) > MAX_BLANK_CHARS:
-            raise BadAnswer(
-                _("Keep the answer under %(count)s characters.") % {"count": MAX_BLANK_CHARS}
-            )
-        return keepable(text)
-    if isinstance(question, MatchQuestion):
-        picks = []
-        for i in range(len(question.pairs)):
-            index = _index(data.get(f"match-{i}", ""), len(question.pairs))
-            if index is None:
-                raise BadAnswer(_("Choose a meaning for every term."))
-            picks.append(index)
-        return picks
-    raise BadAnswer(_("This kind of question cannot be answered here."))
-
 
 # ---- what a template needs to show one question ----------------------------------------------
 

@@ -1,7 +1,7 @@
-"""Writes: saving code, running and grading it, answering questions, revealing solutions, and
-moving an anonymous visitor's progress onto their account. Keyword-only, named
-``<thing>_<verb>``. Async services (the ones that wait on the sandbox) do their database work
-through ``sync_to_async`` so a long run never holds a thread.
+"""Writes: saving code, recording attempts, answers and reveals, and moving an anonymous
+visitor's progress onto their account (keyword-only, named ``<thing>_<verb>``); ``DjangoProgress``,
+the ``learning.Progress`` store over them; ``tutor_for``, the learning core a view calls; and the
+web's quotas as the tutor's hooks. Running, judging and wording live in ``codeblanks.learning``.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from codeblanks import i18n
-from codeblanks.content.model import BlankQuestion, Lesson, Question
-from codeblanks.grading import Grade, acheck_blank, agrade
-from codeblanks.grading.answers import judge_local
-from codeblanks.grading.cases import programs_for, programs_for_blank
+from codeblanks.content.model import Lesson, Question
+from codeblanks.grading import Grade
+from codeblanks.learning import NoProgress, Tutor
+from codeblanks.learning.tutor import Quota
 from codeblanks.sandbox import RunResult, get_sandbox
-from codeblanks.web import quotas
+from codeblanks.sandbox.result import RunRequest
+from codeblanks.web import quotas, selectors
 from codeblanks.web.learners import Learner
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
 from codeblanks.web.teaching import analysis
@@ -104,30 +104,9 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     return attempt
 
 
-async def _graded(lesson: Lesson, code: str, client: str) -> Grade:
-    """The grade in the request's language: the feedback is built (in a worker thread, which the
-    context variable follows: ``asyncio.to_thread``) in the language Django chose for the
-    request, against the lesson as that learner takes it."""
-    language = get_language()
-    with i18n.language(language):
-        return await agrade(lesson.in_language(i18n.normalize(language)), code, client=client)
-
-
-async def _blank_checked(lesson: Lesson, question: BlankQuestion, answer, client: str):
-    """A blank answer's verdict, its words in the request's language."""
-    with i18n.language(get_language()):
-        return await acheck_blank(lesson, question, answer, client=client)
-
-
 def _fair_key(learner: Learner) -> str:
     """Whom the sandbox counts a learner's runs to when it shares itself between learners."""
     return f"user:{learner.user_id}" if learner.user_id is not None else f"anon:{learner.anon_key}"
-
-
-@dataclass(frozen=True)
-class RunOutcome:
-    grade: Grade | None = None
-    refusal: quotas.Refusal | None = None
 
 
 def _code_refusal(code: str) -> quotas.Refusal | None:
@@ -161,52 +140,104 @@ def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal
     )
 
 
-async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str) -> RunOutcome:
-    """A learner pressed Run: unless the code is too large or the client ran too often (then
-    nothing is written: a refused run stores nothing), save the code, grade it, and record the
-    attempt."""
-    refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson, code))
-    refusal = refusal or await sync_to_async(_room_refusal)(learner, lesson, code)
-    if refusal:
-        return RunOutcome(refusal=refusal)
-    await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
-    grade = await _graded(lesson, code, _fair_key(learner))
-    await sync_to_async(attempt_record)(learner=learner, lesson=lesson, grade=grade, code=code)
-    return RunOutcome(grade=grade)
+# ---- the learner's store, and the tutor over it (codeblanks.learning) --------------------------
+
+MISTAKE_TTL_S = 86400  # how long a run's anticipated mistake is remembered for its escalation
 
 
-# ---- the API (no learner, no database) -------------------------------------------------------
+class DjangoProgress:
+    """The ``learning.Progress`` port over the ORM services above (each write in a worker
+    thread, so a request never holds the event loop on the database). The last run's mistake
+    lives in the shared cache (any node, the page and the API alike)."""
+
+    def __init__(self, learner: Learner) -> None:
+        self.learner = learner
+
+    @property
+    def seed(self) -> str:
+        return self.learner.seed
+
+    @property
+    def fair_key(self) -> str:
+        return _fair_key(self.learner)
+
+    async def code_save(self, lesson: Lesson, code: str) -> None:
+        await sync_to_async(code_save)(learner=self.learner, lesson=lesson, code=code)
+
+    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> None:
+        await sync_to_async(attempt_record)(
+            learner=self.learner, lesson=lesson, grade=grade, code=code
+        )
+
+    async def hints_seen(self, lesson: Lesson, question_id: str | None = None) -> int:
+        progress = await sync_to_async(selectors.progress_get)(self.learner, lesson)
+        if question_id is None:
+            return progress.hints
+        return int(progress.question_hints.get(question_id, 0))
+
+    async def hint_reveal(self, lesson: Lesson, count: int, question_id: str | None = None) -> None:
+        if question_id is None:
+            await sync_to_async(hint_reveal)(learner=self.learner, lesson=lesson, count=count)
+        else:
+            await sync_to_async(question_hint_reveal)(
+                learner=self.learner, lesson=lesson, question_id=question_id, count=count
+            )
+
+    async def answer_record(self, lesson: Lesson, question: Question, answer, correct: bool):
+        await sync_to_async(answer_record)(
+            learner=self.learner, lesson=lesson, question=question, answer=answer, correct=correct
+        )
+
+    async def solution_reveal(self, lesson: Lesson) -> None:
+        await sync_to_async(solution_reveal)(learner=self.learner, lesson=lesson)
+
+    def _mistake_key(self, lesson: Lesson) -> str:
+        return f"codeblanks:mistake:{self.fair_key}:{lesson.uuid}"
+
+    async def last_mistake(self, lesson: Lesson) -> str | None:
+        try:
+            return await cache.aget(self._mistake_key(lesson))
+        except Exception:  # the shared cache is away: no escalation this time
+            return None
+
+    async def mistake_seen(self, lesson: Lesson, mistake: str | None) -> None:
+        try:
+            if mistake is None:
+                await cache.adelete(self._mistake_key(lesson))
+            else:
+                await cache.aset(self._mistake_key(lesson), mistake, MISTAKE_TTL_S)
+        except Exception:
+            return
 
 
-@dataclass(frozen=True)
-class ApiOutcome:
-    result: RunResult | Grade | None = None
-    refusal: quotas.Refusal | None = None
+def tutor_for(learner: Learner | None) -> Tutor:
+    """The tutor for this request: the learner's store (none: an API caller without a token),
+    the process's sandbox, the language Django chose for the request."""
+    progress = DjangoProgress(learner) if learner is not None else NoProgress()
+    return Tutor(progress, lambda: get_sandbox(), get_language())
 
 
-async def api_run(*, code: str, client: str) -> ApiOutcome:
-    refusal = _code_refusal(code) or await quotas.rate_refusal(client)
-    if refusal:
-        return ApiOutcome(refusal=refusal)
-    return ApiOutcome(result=await get_sandbox().arun(code, client=client))
+def run_quota(learner: Learner | None, lesson: Lesson, client: str) -> Quota:
+    """The web's limits on a run: the program's size and characters, the client's rate, and
+    (for a learner) the room their saved code may take."""
+
+    async def quota(code: str, programs: int) -> quotas.Refusal | None:
+        refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs)
+        if refusal is None and learner is not None:
+            refusal = await sync_to_async(_room_refusal)(learner, lesson, code)
+        return refusal
+
+    return quota
 
 
-async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
-    refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson, code))
-    if refusal:
-        return ApiOutcome(refusal=refusal)
-    return ApiOutcome(result=await _graded(lesson, code, client))
+def answer_quota(client: str) -> Quota:
+    """The web's limit on a blank answer: it runs in the sandbox, so it counts against the
+    client's run rate."""
 
+    async def quota(text: str, programs: int) -> quotas.Refusal | None:
+        return await quotas.rate_refusal(client, programs)
 
-# ---- questions -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AnswerOutcome:
-    correct: bool = False
-    message: str = ""  # the grader's words on a blank answer (e.g. what it evaluated to)
-    per_term: tuple[bool, ...] = ()  # matching: which terms are right
-    refusal: quotas.Refusal | None = None
+    return quota
 
 
 @transaction.atomic
@@ -225,33 +256,21 @@ def answer_record(*, learner: Learner, lesson: Lesson, question: Question, answe
     row.save(update_fields=["updated_at"])
 
 
-async def question_answer(
-    *, learner: Learner | None, lesson: Lesson, question: Question, answer: object, client: str
-) -> AnswerOutcome:
-    """Judge an answer and keep it for the learner (``None``: an API caller without a token,
-    judged and kept nowhere). Blanks run in the sandbox, so they count against the run rate."""
-    if isinstance(question, BlankQuestion):
-        refusal = await quotas.rate_refusal(client, programs_for_blank(question))
-        if refusal:
-            return AnswerOutcome(refusal=refusal)
-        fair = _fair_key(learner) if learner else client
-        verdict = await _blank_checked(lesson, question, answer, fair)
-        if getattr(verdict, "verdict", "") in ("busy", "sandbox-error"):
-            # The platform could not judge it: nothing to record, the learner just retries.
-            return AnswerOutcome(refusal=quotas.Refusal(503, verdict.verdict, verdict.message))
-        outcome = AnswerOutcome(bool(verdict.correct), getattr(verdict, "message", "") or "")
-    else:
-        correct, per_term = judge_local(question, answer)
-        outcome = AnswerOutcome(correct, "", tuple(per_term))
-    if learner is not None:
-        await sync_to_async(answer_record)(
-            learner=learner,
-            lesson=lesson,
-            question=question,
-            answer=answer,
-            correct=outcome.correct,
-        )
-    return outcome
+# ---- the API's bare run (no lesson, no learner, no database) ---------------------------------
+
+
+@dataclass(frozen=True)
+class ApiOutcome:
+    result: RunResult | None = None
+    refusal: quotas.Refusal | None = None
+
+
+async def api_run(*, code: str, client: str) -> ApiOutcome:
+    refusal = _code_refusal(code) or await quotas.rate_refusal(client)
+    if refusal:
+        return ApiOutcome(refusal=refusal)
+    runs = await get_sandbox().arun_cases(RunRequest((code,), client=client))
+    return ApiOutcome(result=runs[0])
 
 
 # ---- anonymous learners that will not come back ---------------------------------------------

@@ -11,14 +11,21 @@ from __future__ import annotations
 import json
 import os
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from codeblanks import i18n
 from codeblanks.cli.console import UsageError
 from codeblanks.cli.learn import untrusted
 from codeblanks.cli.learn.fetch import check_server, request_json
 from codeblanks.i18n import gettext as _
+
+if TYPE_CHECKING:  # the learning core is loaded only for local mode: a server's client is light
+    from codeblanks.content.model import Lesson
+    from codeblanks.learning import Tutor
+    from codeblanks.learning.tutor import Refused
+    from codeblanks.sandbox.result import Runner
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
@@ -124,16 +131,31 @@ class ServerBackend:
 
 
 class LocalBackend:
-    """The courses on this machine, graded by the local sandbox; progress in a JSON file."""
+    """The courses on this machine, graded by the local sandbox; progress in a JSON file. Every
+    action is the learning core's (``codeblanks.learning.Tutor``), as on the server; this only
+    finds the lesson and answers with the API's dicts."""
 
-    def __init__(self) -> None:
+    def __init__(self, runner: Callable[[], Runner] | None = None) -> None:
+        from codeblanks.learning import JsonProgress
+
         self.progress_path = _data_home() / "progress.json"
+        self.progress = JsonProgress(self.progress_path)
+        self.runner = runner or _shared_sandbox
 
     @property
     def where(self) -> str:
         return _("this machine")
 
-    def _find(self, lesson_id: str):
+    @property
+    def seed(self) -> str:
+        return self.progress.seed
+
+    def _tutor(self) -> Tutor:
+        from codeblanks.learning import Tutor
+
+        return Tutor(self.progress, self.runner, i18n.current())
+
+    def _find(self, lesson_id: str) -> Lesson:
         """The lesson as a learner of the current language takes it."""
         from codeblanks.cli.grade import find_lesson
         from codeblanks.content import catalog
@@ -141,57 +163,11 @@ class LocalBackend:
         found = find_lesson(lesson_id)  # through the course, so its level has its name too
         return catalog().in_language(i18n.current()).lesson(found.id) or found
 
-    @property
-    def seed(self) -> str:
-        """What orders this machine's choice options (``content.public.option_order``): made
-        once, kept next to the progress, so every quiz here shows them in the same order."""
-        path = self.progress_path.with_name("seed")
-        try:
-            kept = path.read_text(encoding="utf-8").strip()
-        except OSError:
-            kept = ""
-        if kept:
-            return kept
-        import secrets
-
-        made = secrets.token_hex(16)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(made + "\n", encoding="utf-8")
-        except OSError:
-            return ""  # nowhere to keep it: one fixed order, still not the author's
-        return made
-
-    def _progress(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.progress_path.read_text(encoding="utf-8"))
-            return data if isinstance(data, dict) else {}
-        except (OSError, ValueError):
-            return {}
-
-    def _record(self, lesson, **changes) -> dict[str, Any]:
-        data = self._progress()
-        mine = data.setdefault(lesson.uuid, {})
-        for key, value in changes.items():
-            if key == "question":
-                mine.setdefault("questions", {}).update(value)
-            elif key == "solved":
-                mine["solved"] = mine.get("solved", False) or value
-            elif key == "hints":
-                mine["hints"] = max(mine.get("hints", 0), value)
-            else:
-                mine[key] = value
-        self.progress_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.progress_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        tmp.replace(self.progress_path)  # never a half-written file
-        return mine
-
     def lessons(self) -> list[dict[str, Any]]:
         from codeblanks.content import catalog
         from codeblanks.content.public import lesson_entry
 
-        data = self._progress()
+        data = self.progress.read()
         rows = []
         served = catalog().in_language(i18n.current())
         titles = {course.id: course.title for course in served.courses}
@@ -221,62 +197,60 @@ class LocalBackend:
         return lesson_public(lesson, self.seed, course.title if course else "")
 
     def grade(self, lesson_id: str, code: str) -> dict[str, Any]:
-        from codeblanks.grading import grade
+        from codeblanks.grading.grade import run_sync
 
-        lesson = self._find(lesson_id)
-        result = grade(lesson, code)
-        self._record(lesson, solved=result.correct)
-        return result.to_json()
+        ran = run_sync(self._tutor().run(self._find(lesson_id), code, client=LOCAL))
+        if ran.refusal is not None or ran.grade is None:
+            _refuse(ran.refusal)
+        return ran.grade.to_json()
 
     def hint(self, lesson_id: str, number: int) -> dict[str, Any]:
-        lesson = self._find(lesson_id)
-        hints = lesson.exercise.hints
-        if not 1 <= number <= len(hints):
-            return {"number": number, "of": len(hints), "text": None}
-        self._record(lesson, hints=number)
-        return {"number": number, "of": len(hints), "text": hints[number - 1]}
+        from codeblanks.grading.grade import run_sync
+
+        return run_sync(self._tutor().hint(self._find(lesson_id), number)).to_json()
 
     def solution(self, lesson_id: str) -> dict[str, Any]:
-        lesson = self._find(lesson_id)
-        self._record(lesson, solution_seen=True)
-        return {"filename": lesson.exercise.filename, "solution": lesson.exercise.solution}
+        from codeblanks.grading.grade import run_sync
+
+        filename, text = run_sync(self._tutor().reveal_solution(self._find(lesson_id)))
+        return {"filename": filename, "solution": text}
 
     def review(self, lesson_id: str) -> list[dict[str, Any]]:
-        from codeblanks.content.public import question_review
-
-        seed = self.seed
-        return [question_review(q, seed) for q in self._find(lesson_id).questions]
+        return self._tutor().review(self._find(lesson_id))
 
     def answer(self, lesson_id: str, question_id: str, answer: Any) -> dict[str, Any]:
-        from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion
-        from codeblanks.content.public import choice_pick, match_picks
-        from codeblanks.grading import check_blank
-        from codeblanks.grading.answers import judge_local
+        from codeblanks.grading.grade import run_sync
+        from codeblanks.learning.answers import Given, question_get
 
         lesson = self._find(lesson_id)
-        question = next((q for q in lesson.questions if q.id == question_id), None)
+        question = question_get(lesson.questions, question_id)
         if question is None:
             raise UsageError(
                 _("lesson {lesson} has no question {question}").format(
                     lesson=repr(lesson_id), question=repr(question_id)
                 )
             )
-        if isinstance(question, BlankQuestion):
-            verdict = check_blank(lesson, question, str(answer))
-            result = verdict.to_json()
-        else:
-            if isinstance(question, MatchQuestion):
-                answer = match_picks(question, list(answer))
-            elif isinstance(question, ChoiceQuestion):
-                answer = choice_pick(question, self.seed, int(answer))
-            correct, _terms = judge_local(question, answer)
-            result = {
-                "correct": correct,
-                "message": _("Right.") if correct else _("Not quite."),
-                "explanation": question.explanation,
-            }
-        self._record(lesson, question={question.id: bool(result["correct"])})
-        return result
+        outcome = run_sync(self._tutor().answer(lesson, question, Given(answer), client=LOCAL))
+        if outcome.bad:
+            raise UsageError(outcome.bad)
+        if outcome.refusal is not None:
+            _refuse(outcome.refusal)
+        return outcome.to_json(question)
+
+
+LOCAL = "local"  # whom this machine's runs are counted to: its one learner
+
+
+def _shared_sandbox() -> Runner:
+    from codeblanks.sandbox import get_sandbox
+
+    return get_sandbox()
+
+
+def _refuse(refusal: Refused | None) -> NoReturn:
+    """What the server says in refusing, as a ``UsageError`` (as ``fetch`` makes of the
+    server's): e.g. the platform could not judge a blank just now; nothing was recorded."""
+    raise UsageError(refusal.message if refusal is not None else "")
 
 
 def backend_for(server: str | None, workspace_server: str | None = None):

@@ -74,6 +74,7 @@ def start(args) -> int:
 
 def test(args) -> int:
     from codeblanks.cli.learn import show
+    from codeblanks.grading.verdicts import Verdict
 
     space = _space(args)
     code = space.read_code()
@@ -82,7 +83,7 @@ def test(args) -> int:
         print(untrusted.json_text(result))
     else:
         show.grade(result)
-    return 0 if result.get("verdict") == "correct" else 1
+    return 0 if result.get("verdict") == Verdict.CORRECT else 1
 
 
 def hint(args) -> int:

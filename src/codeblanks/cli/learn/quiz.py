@@ -1,6 +1,8 @@
 """The lesson's questions in the terminal: solve them one by one (an answer per prompt, judged as
-the web judges it), or review them with the answers and explanations shown. Reads answers from
-standard input, so it works at a prompt and from a pipe alike; end of input stops the quiz."""
+the web judges it; one that is not judged, e.g. too long or met by a busy sandbox, is said why
+and asked again, as the page does), or review them with the answers and explanations shown.
+Reads answers from standard input, so it works at a prompt and from a pipe alike; end of input
+stops the quiz."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import string
 from collections.abc import Callable
 from typing import Any
 
+from codeblanks.cli.console import UsageError
 from codeblanks.cli.learn import show
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
@@ -85,7 +88,11 @@ def _one(number: int, count: int, q: dict[str, Any], check, ask) -> bool | None:
             return False
         if answer is None:
             continue
-        result = check(q["id"], answer)
+        try:
+            result = check(q["id"], answer)
+        except UsageError as refused:  # not judged (too long, the sandbox busy): say why, ask again
+            show.say(str(refused), "bold yellow")
+            continue
         if result.get("correct"):
             show.say(_("Right."), "bold green")
             if result.get("explanation"):

@@ -12,12 +12,6 @@ from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext, pgettext
 
 
-def headings() -> dict[str, str]:
-    """A judgement's heading, in the current language; a failed run's heading is the grader's
-    own first sentence (the one place each failure is worded: codeblanks.grading.verdicts)."""
-    return {"correct": _("Correct!"), "incorrect": _("Not quite.")}
-
-
 def yes(answer: str, default: bool) -> bool:
     """Whether a [y/N] prompt's answer says yes: y or yes, or the language's own (e.g. e/evet)."""
     word = answer.strip().lower()
@@ -32,7 +26,7 @@ def yes(answer: str, default: bool) -> bool:
     return default
 
 
-VERDICT_STYLE = {"correct": "bold green", "incorrect": "bold yellow"}
+TONE_STYLE = {"good": "bold green", "bad": "bold yellow", "warn": "bold red"}  # present.Words
 
 
 def console():
@@ -129,21 +123,35 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
 
 
 def grade(result: dict[str, Any]) -> None:
+    """A grade as the lesson page words it (``learning.present``: the same heading and the
+    same sentence under it), then the grader's reasons, the diff and the error output."""
+    from codeblanks.grading.verdicts import Verdict
+    from codeblanks.learning.present import reasons, verdict_of, words
+
     out = console()
-    verdict = result.get("verdict", "?")
-    feedback = list(result.get("feedback") or ())
-    heading = headings().get(verdict) or (feedback.pop(0) if feedback else verdict)
+    verdict = verdict_of(str(result.get("verdict", "")))
+    feedback = [str(f) for f in result.get("feedback") or ()]
+    diff = [str(line) for line in result.get("diff") or ()]
     case = result.get("case")
+    said = words(
+        verdict,
+        case=case,
+        feedback=feedback,
+        cases=len(result.get("cases") or ()) or 1,
+        diff=bool(diff),
+    )
     if case == "visible":  # the given data's fixed name; the others are the lesson's own words
         case = _("the visible data")
-    where = "  " + _("(case: {case})").format(case=case) if case and verdict != "correct" else ""
-    out.print(text(heading + where, VERDICT_STYLE.get(verdict, "bold red")))
-    for sentence in feedback:
+    correct = verdict is Verdict.CORRECT
+    where = "  " + _("(case: {case})").format(case=case) if case and not correct else ""
+    out.print(text(said.title + where, TONE_STYLE[said.tone]))
+    if said.detail:
+        out.print(text(said.detail))
+    for sentence in reasons(feedback, said):
         out.print(text(f"  • {sentence}"))
-    if verdict == "correct":
+    if correct:
         out.print(text(_("Next: `codeblanks learn quiz` for the questions, or the next lesson.")))
         return
-    diff = result.get("diff") or ()
     if diff:
         out.print(text(_("Expected (-) and your output (+):"), "bold"))
         for line in diff:

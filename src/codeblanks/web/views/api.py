@@ -156,10 +156,10 @@ async def grade(request, lesson_id: str):
     if who.refusal:
         return refused(who)
     client = client_address(request)
-    if who.learner is None:
-        return _answer(await services.api_grade(lesson=lesson, code=code, client=client))
-    # With a token, exactly what the lesson page's Run does: saved code, an attempt, progress.
-    ran = await services.lesson_run(learner=who.learner, lesson=lesson, code=code, client=client)
+    # With a token, exactly what the lesson page's Run does: saved code, an attempt, progress;
+    # without one, the same grade kept nowhere.
+    quota = services.run_quota(who.learner, lesson, client)
+    ran = await services.tutor_for(who.learner).run(lesson, code, client, quota)
     if ran.refusal:
         return error(ran.refusal.status, ran.refusal.error, ran.refusal.message)
     return JsonResponse(ran.grade.to_json())

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import functools
 
-from asgiref.sync import sync_to_async
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from codeblanks.content.model import MatchQuestion
-from codeblanks.content.public import choice_pick, lesson_public, match_picks, question_review
+from codeblanks.content.public import lesson_public
+from codeblanks.learning.answers import Given, question_get
 from codeblanks.web import selectors, services
-from codeblanks.web.questions import BadAnswer, keepable, question_get
 from codeblanks.web.views.api import bearer, error, json_body, method_refusal, refused
 from codeblanks.web.views.common import client_address
 
-MAX_BLANK_CHARS = 500
+MAX_HINT_NUMBER = 9999  # a number, not 5,000 digits
 
 
 def no_lesson(lesson_id: str) -> JsonResponse:
@@ -77,65 +75,28 @@ async def lesson(request, found, who):
 
 @learner_endpoint("POST")
 async def hint(request, found, who):
-    """Hint number N (from 1) of the exercise: ``{"number": N}``."""
+    """Hint number N (from 1) of the exercise: ``{"number": N}``; past the last, ``"text"`` is
+    null (and nothing is recorded), as everywhere (codeblanks.learning.tutor)."""
     data = json_body(request, '{"number": 1}')
     if isinstance(data, JsonResponse):
         return data
     number = data.get("number") if isinstance(data, dict) else None
-    hints = found.exercise.hints
-    if type(number) is not int or not 1 <= number <= max(len(hints), 1):
-        message = _('"number" must be a whole number from 1 to %(last)s.')
-        return error(400, "bad-number", message % {"last": len(hints)})
-    if not hints:
-        return JsonResponse({"number": number, "of": 0, "text": None})
-    if who.learner is not None:
-        await sync_to_async(services.hint_reveal)(learner=who.learner, lesson=found, count=number)
-    return JsonResponse({"number": number, "of": len(hints), "text": hints[number - 1]})
+    if type(number) is not int or not 1 <= number <= MAX_HINT_NUMBER:
+        message = _('"number" must be a whole number from 1 (the first hint).')
+        return error(400, "bad-number", message)
+    shown = await services.tutor_for(who.learner).hint(found, number)
+    return JsonResponse(shown.to_json())
 
 
 @learner_endpoint("POST")
 async def solution(request, found, who):
-    if who.learner is not None:
-        await sync_to_async(services.solution_reveal)(learner=who.learner, lesson=found)
-    return JsonResponse({"filename": found.exercise.filename, "solution": found.exercise.solution})
+    filename, text = await services.tutor_for(who.learner).reveal_solution(found)
+    return JsonResponse({"filename": filename, "solution": text})
 
 
 @learner_endpoint("GET")
 async def review(request, found, who):
-    seed = _seed(who)
-    return JsonResponse({"questions": [question_review(q, seed) for q in found.questions]})
-
-
-def _answer(question, data, seed: str):
-    """The answer as the web stores it, from the API's JSON. Raises ``BadAnswer`` saying what
-    to send instead."""
-    answer = data.get("answer") if isinstance(data, dict) else None
-    if question.kind == "choice":
-        if type(answer) is not int or not 0 <= answer < len(question.options):
-            last = len(question.options) - 1
-            raise BadAnswer(
-                _('"answer" must be an option index from 0 to %(last)s.') % {"last": last}
-            )
-        return choice_pick(question, seed, answer)
-    if question.kind == "blank":
-        if not isinstance(answer, str) or not answer.strip():
-            raise BadAnswer(_('"answer" must be the text that fills the blank.'))
-        if len(answer) > MAX_BLANK_CHARS:
-            raise BadAnswer(
-                _("Keep the answer under %(count)s characters.") % {"count": MAX_BLANK_CHARS}
-            )
-        return keepable(answer.strip())
-    count = len(question.pairs)
-    if not (
-        isinstance(answer, list)
-        and len(answer) == count
-        and all(type(i) is int and 0 <= i < count for i in answer)
-    ):
-        raise BadAnswer(
-            _('"answer" must list, for each of the %(count)s terms, an index into "meanings".')
-            % {"count": count}
-        )
-    return match_picks(question, answer)
+    return JsonResponse({"questions": services.tutor_for(who.learner).review(found)})
 
 
 @learner_endpoint("POST")
@@ -151,22 +112,14 @@ async def answer(request, found, who, question_id: str):
     data = json_body(request, '{"answer": 0}')
     if isinstance(data, JsonResponse):
         return data
-    try:
-        given = _answer(question, data, _seed(who))
-    except BadAnswer as problem:
-        return error(400, "bad-answer", str(problem))
-    outcome = await services.question_answer(
-        learner=who.learner,
-        lesson=found,
-        question=question,
-        answer=given,
-        client=client_address(request),
+    given = Given(data.get("answer") if isinstance(data, dict) else None)
+    client = client_address(request)
+    outcome = await services.tutor_for(who.learner).answer(
+        found, question, given, client, services.answer_quota(client)
     )
+    if outcome.bad:
+        return error(400, "bad-answer", outcome.bad)
     if outcome.refusal:
         r = outcome.refusal
         return error(r.status, r.error, r.message)
-    words = outcome.message or (_("Right.") if outcome.correct else _("Not quite."))
-    body = {"correct": outcome.correct, "message": words, "explanation": question.explanation}
-    if isinstance(question, MatchQuestion):
-        body["per_term"] = list(outcome.per_term)
-    return JsonResponse(body)
+    return JsonResponse(outcome.to_json(question))

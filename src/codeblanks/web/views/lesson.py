@@ -11,12 +11,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from codeblanks.learning.answers import Form, question_get
 from codeblanks.web import selectors, services
 from codeblanks.web.learners import learner_from_request
-from codeblanks.web.outcome import present
-from codeblanks.web.questions import BadAnswer, parse_answer, question_get, question_view
+from codeblanks.web.questions import question_view
 from codeblanks.web.views.common import client_address, lesson_or_404, new_learner_limited
-from codeblanks.web.views.hints import escalate
 
 LESSON = "codeblanks/lesson.html"
 # htmx answers: the part that was asked for, plus the lesson's flow (what is left, the next
@@ -59,17 +58,10 @@ async def lesson_run(request, lesson_id: str):
         return HttpResponseBadRequest(_("The form has no code in it."))
     code = code.replace("\r\n", "\n")
     learner = await sync_to_async(learner_from_request)(request, create=True)
-    outcome = await services.lesson_run(
-        learner=learner, lesson=lesson, code=code, client=client_address(request)
-    )
-    graded = outcome.grade
-    if graded is not None:  # a nudge first; its explanation when the same mistake comes back
-        graded = await sync_to_async(escalate)(request.session, lesson, graded)
-    context = {
-        "run": present(graded, lesson, code) if graded else None,
-        "refusal": outcome.refusal,
-        "lesson": lesson,
-    }
+    client = client_address(request)
+    quota = services.run_quota(learner, lesson, client)
+    outcome = await services.tutor_for(learner).run(lesson, code, client, quota)
+    context = {"run": outcome.view, "refusal": outcome.refusal, "lesson": lesson}
     status = outcome.refusal.status if outcome.refusal else 200
     if request.htmx:
         context["flow"] = await sync_to_async(selectors.lesson_flow)(learner, lesson)
@@ -95,14 +87,15 @@ def lesson_reset(request, lesson_id: str):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @new_learner_limited
-def lesson_solution(request, lesson_id: str):
+async def lesson_solution(request, lesson_id: str):
     """GET asks for confirmation (the page without JavaScript); POST reveals and records it."""
     lesson = lesson_or_404(lesson_id)
     if request.method != "POST":
-        return render(request, CONFIRM, {"lesson": lesson})
-    services.solution_reveal(learner=learner_from_request(request, create=True), lesson=lesson)
+        return await sync_to_async(render)(request, CONFIRM, {"lesson": lesson})
+    learner = await sync_to_async(learner_from_request)(request, create=True)
+    await services.tutor_for(learner).reveal_solution(lesson)
     if request.htmx:
-        return render(request, SOLUTION, {"lesson": lesson})
+        return await sync_to_async(render)(request, SOLUTION, {"lesson": lesson})
     return redirect(reverse("lesson", args=[lesson.id]) + "#solution")
 
 
@@ -117,33 +110,27 @@ async def question_answer(request, lesson_id: str, question_id: str):
     status = 200
     learner = await sync_to_async(learner_from_request)(request, create=True)
     seed = learner.seed
-    try:
-        answer = parse_answer(question, request.POST)
-    except BadAnswer as bad:
-        view = question_view(question, number, seed=seed, message=str(bad), error=True)
+    client = client_address(request)
+    outcome = await services.tutor_for(learner).answer(
+        lesson, question, Form(request.POST), client, services.answer_quota(client)
+    )
+    if outcome.bad:
+        view = question_view(question, number, seed=seed, message=outcome.bad, error=True)
         status = 422
-    else:
-        outcome = await services.question_answer(
-            learner=learner,
-            lesson=lesson,
-            question=question,
-            answer=answer,
-            client=client_address(request),
+    elif outcome.refusal:
+        view = question_view(
+            question, number, seed=seed, message=outcome.refusal.message, error=True
         )
-        if outcome.refusal:
-            view = question_view(
-                question, number, seed=seed, message=outcome.refusal.message, error=True
-            )
-            status = outcome.refusal.status
-        else:
-            view = question_view(
-                question,
-                number,
-                seed=seed,
-                answer=answer,
-                correct=outcome.correct,
-                message=outcome.message,
-            )
+        status = outcome.refusal.status
+    else:
+        view = question_view(
+            question,
+            number,
+            seed=seed,
+            answer=outcome.answer,
+            correct=outcome.correct,
+            message=outcome.message,
+        )
     if request.htmx:
         who = await sync_to_async(learner_from_request)(request)
         flow = await sync_to_async(selectors.lesson_flow)(who, lesson)
