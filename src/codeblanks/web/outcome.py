@@ -12,6 +12,7 @@ from codeblanks.content.model import Lesson
 from codeblanks.grading import Grade
 from codeblanks.grading.reference import limits_for
 from codeblanks.grading.verdicts import Verdict
+from codeblanks.web.heatmap import pair_picture
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class RunView:
     case: str | None = None
     duration_ms: float = 0.0
     more: str = ""  # an anticipated mistake's explanation, behind its nudge (shown on request)
+    pictures: list = field(default_factory=list)  # web/heatmap.py's PairPicture, per wrong array
 
 
 def _diff_rows(lines: list[str]) -> list[DiffRow]:
@@ -146,4 +148,5 @@ def present(grade: Grade, lesson: Lesson, code: str) -> RunView:
         case=grade.case,
         duration_ms=grade.duration_ms,
         more=grade.more,
+        pictures=[pair_picture(pair) for pair in grade.arrays],
     )

@@ -15,12 +15,17 @@ from functools import lru_cache
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
+
+from codeblanks.content.heatmaps import LANGUAGE as HEATMAP
+from codeblanks.content.heatmaps import HeatmapBlockError, parse_block
+from codeblanks.web.heatmap import heatmap_figure
 
 _FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -48,10 +53,23 @@ def _fence(code: str, lang: str, attrs: str) -> str:
     return f'<pre class="code" tabindex="0"{label}><code class="highlight">{body}</code></pre>\n'
 
 
+def _fence_or_heatmap(self, tokens, idx, options, env) -> str:
+    """A ```heatmap block as its picture (web/heatmap.py); any other fence as code. A broken
+    block is `codeblanks check`'s content.E112; here it stays code."""
+    token = tokens[idx]
+    if token.info.split()[:1] == [HEATMAP]:
+        try:
+            return heatmap_figure(parse_block(token.content))
+        except HeatmapBlockError:
+            pass
+    return self.fence(tokens, idx, options, env)
+
+
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "highlight": _fence, "typographer": False})
     md.enable("table")
+    md.add_render_rule("fence", _fence_or_heatmap)
     md.use(dollarmath_plugin, allow_space=True, double_inline=True)
     return md
 
@@ -62,11 +80,16 @@ def render(text: str) -> SafeString:
     return mark_safe(_md().render(text or ""))
 
 
-@lru_cache(maxsize=256)
 def render_lesson_text(text: str, title: str = "") -> SafeString:
     """Lesson Markdown under the page's own ``<h1>``: a first heading that repeats the lesson
     title is dropped, and every heading moves one level down (``#`` becomes ``<h2>``), so the
-    page keeps one ``<h1>`` and a sound outline."""
+    page keeps one ``<h1>`` and a sound outline. Cached per language: a heatmap's words are
+    in the reader's."""
+    return _lesson_text(text, title, get_language())
+
+
+@lru_cache(maxsize=256)
+def _lesson_text(text: str, title: str, language: str) -> SafeString:
     md = _md()
     env: dict = {}
     tokens = md.parse(text or "", env)
