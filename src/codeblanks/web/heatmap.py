@@ -20,6 +20,7 @@ from html import escape
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from codeblanks.content.heatmaps import HeatmapBlock
 from codeblanks.grading.arrays import CAP, ArrayPair, ArraySide
@@ -234,9 +235,11 @@ def pair_picture(pair: ArrayPair) -> PairPicture:
 
     mine_label = label(mine, _("Heatmap of your {name}, shape {shape}"))
     if differing > 0:
-        mine_label += ". " + _("{count} marked cells differ from the expected ones.").format(
-            count=differing
-        )
+        mine_label += ". " + ngettext(
+            "{count} marked cell differs from the expected one.",
+            "{count} marked cells differ from the expected ones.",
+            differing,
+        ).format(count=differing)
     return PairPicture(
         name=pair.name,
         mine=_side_picture(
