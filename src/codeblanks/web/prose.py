@@ -65,12 +65,25 @@ def _fence_or_heatmap(self, tokens, idx, options, env) -> str:
     return self.fence(tokens, idx, options, env)
 
 
+def _focusable(render_math):
+    """A display formula wider than a phone scrolls in its box (app.css), so keyboard users must
+    be able to reach it, like a code block."""
+
+    def rule(self, tokens, idx, options, env) -> str:
+        html = render_math(tokens, idx, options, env)
+        return html.replace('class="math block">', 'class="math block" tabindex="0">', 1)
+
+    return rule
+
+
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "highlight": _fence, "typographer": False})
     md.enable("table")
     md.add_render_rule("fence", _fence_or_heatmap)
     md.use(dollarmath_plugin, allow_space=True, double_inline=True)
+    for rule in ("math_block", "math_block_label"):
+        md.add_render_rule(rule, _focusable(md.renderer.rules[rule]))
     return md
 
 
