@@ -17,7 +17,7 @@ import numpy as np
 from codeblanks.grading.values import _tolerance, close_cells
 
 CAP = 16  # rows and columns kept of each array
-MOST = 3  # arrays kept per grade, in the lesson's order of values
+MOST = 2  # arrays kept per grade, in the lesson's order of values
 
 Number = bool | int | float
 Grid = tuple[tuple[Number, ...], ...]

@@ -281,5 +281,6 @@ _figures = itertools.count(1)
 
 def heatmap_figure(block: HeatmapBlock) -> str:
     """A lesson's ```heatmap block as the figure the verdict's pictures use (one template)."""
-    context = {"picture": block_picture(block), "readout_id": f"heatmap-{next(_figures)}"}
+    picture, number = block_picture(block), next(_figures)
+    context = {"picture": picture, "readout_id": f"heatmap-{number}", "explain": True}
     return render_to_string("codeblanks/partials/heatmap_figure.html", context)
