@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from codeblanks.content import catalog
@@ -48,10 +49,17 @@ def test_a_wrong_answer_shows_both_arrays_as_heatmaps(site, page, lesson_id, wid
     expect(mine).to_have_attribute("aria-label", containing("marked cell"))
     assert mine.locator("g.cell.differs").count() > 0
     assert theirs.locator("g.cell.differs").count() == 0
-    # side by side, even on a phone, so that they can be compared at a glance
-    a, b = mine.bounding_box(), theirs.bounding_box()
-    assert a["width"] > 100 and b["width"] > 100 and abs(a["y"] - b["y"]) < 2, (a, b)
-    assert a["x"] + a["width"] <= b["x"], (a, b)
+    # side by side, even on a phone, so that they can be compared at a glance (waited for: the
+    # verdict's swap settles its layout a moment after it is visible)
+    side_by_side = """([a, b]) => {
+        const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+        return p.width > 100 && q.width > 100 && Math.abs(p.top - q.top) < 2 && p.right <= q.left;
+    }"""
+    pair = [mine.element_handle(), theirs.element_handle()]
+    try:
+        page.wait_for_function(side_by_side, arg=pair, timeout=15_000)
+    except PlaywrightTimeout:
+        pytest.fail(f"not side by side: {mine.bounding_box()} {theirs.bounding_box()}")
 
     figure = mine.locator("xpath=ancestor::figure[1]")
     readout = figure.locator(".heatmap-readout")
