@@ -213,3 +213,10 @@ def test_lesson_prose_draws_a_heatmap_block_in_the_readers_language():
     assert "Heatmap: The &lt;mask&gt;, shape (2, 2)" in html
     # a broken block stays code (and `codeblanks check` reports it: content.E112)
     assert '<pre class="code"' in str(render_lesson_text("```heatmap\n[[1], [2, 3]]\n```\n"))
+
+
+def test_a_mask_of_booleans_says_false_and_true():
+    got, expected = {"m": np.eye(2, dtype=bool)}, {"m": ~np.eye(2, dtype=bool)}
+    picture = pair_picture(array_pairs(got, expected, ("m",))[0])
+    assert (picture.mine.low, picture.mine.high) == ("False", "True")
+    assert "m[0, 0] = True (expected False)" in str(picture.mine.svg)

@@ -26,6 +26,11 @@ class Stop:
     state: str  # NEW | TRIED | SOLVED
     next: bool = False  # the lesson to take next
     capstone: bool = False
+    questions_right: int = 0  # of the lesson's questions
+
+    @property
+    def questions(self) -> int:
+        return len(self.lesson.questions)
 
     @property
     def word(self) -> str:
@@ -93,6 +98,7 @@ def course_map(course: Course, blocks: list[LevelBlock], resume: Resume | None) 
                     states[number],
                     next=number == following,
                     capstone=number == len(rows) - 1 and len(rows) > 1,
+                    questions_right=row.questions_right,
                 )
             )
             number += 1

@@ -204,63 +204,61 @@ class PairPicture:
     differing: int  # cells marked (of those drawn); -1: the shapes differ
 
 
-def _legend(scale: Scale) -> dict:
-    return {"low": show(scale.low), "high": show(scale.high), "diverging": scale.diverging}
+def _legend(scale: Scale, truth: bool = False) -> dict:
+    """The scale's ends in words (False and True for a mask of booleans)."""
+    low, high = ("False", "True") if truth else (show(scale.low), show(scale.high))
+    return {"low": low, "high": high, "diverging": scale.diverging}
 
 
-def _side_picture(side, caption, name, scale, marks, other, other_word, label) -> Picture:
+def _booleans(*sides: ArraySide | None) -> bool:
+    cells = [v for side in sides if side is not None for row in side.cells for v in row]
+    return bool(cells) and all(isinstance(v, bool) for v in cells)
+
+
+def _side_picture(
+    side: ArraySide | None, caption: str, label: str, legend: dict, **drawing
+) -> Picture:
+    """One side of a pair; ``drawing``: ``heatmap_svg``'s keywords."""
     if side is None:
         return Picture(caption, mark_safe(""), note=_("Not a 2-D array of numbers."))
-    svg = heatmap_svg(
-        side.cells,
-        label=label,
-        name=name,
-        scale=scale,
-        marks=marks,
-        other=other,
-        other_word=other_word,
-    )
-    return Picture(caption, svg, cut_note(side.shape), **_legend(scale))
+    svg = heatmap_svg(side.cells, label=label, **drawing)
+    return Picture(caption, svg, cut_note(side.shape), **legend)
+
+
+def _label(text: str, name: str, side: ArraySide | None) -> str:
+    return text.format(name=name, shape=shape_words(side.shape) if side else "")
 
 
 def pair_picture(pair: ArrayPair) -> PairPicture:
     """The learner's and the expected array of one wrong value, side by side on one scale."""
     mine, theirs = pair.got, pair.expected
     scale = scale_for(*(s.cells for s in (mine, theirs) if s is not None))
+    legend = _legend(scale, truth=_booleans(mine, theirs))
     differing = sum(map(sum, pair.differ)) if pair.differ is not None else -1
-    shape = {"name": pair.name}
-
-    def label(side: ArraySide | None, text: str) -> str:
-        return text.format(shape=shape_words(side.shape) if side else "", **shape)
-
-    mine_label = label(mine, _("Heatmap of your {name}, shape {shape}"))
+    mine_label = _label(_("Heatmap of your {name}, shape {shape}"), pair.name, mine)
     if differing > 0:
         mine_label += ". " + ngettext(
             "{count} marked cell differs from the expected one.",
             "{count} marked cells differ from the expected ones.",
             differing,
         ).format(count=differing)
+    compared = theirs.cells if theirs is not None and pair.differ is not None else None
+    expected_label = _label(_("Heatmap of the expected {name}, shape {shape}"), pair.name, theirs)
     return PairPicture(
         name=pair.name,
         mine=_side_picture(
             mine,
             _("Yours"),
-            pair.name,
-            scale,
-            pair.differ,
-            theirs.cells if theirs and pair.differ is not None else None,
-            _("expected"),
             mine_label,
+            legend,
+            name=pair.name,
+            scale=scale,
+            marks=pair.differ,
+            other=compared,
+            other_word=_("expected"),
         ),
         expected=_side_picture(
-            theirs,
-            _("Expected"),
-            pair.name,
-            scale,
-            None,
-            None,
-            "",
-            label(theirs, _("Heatmap of the expected {name}, shape {shape}")),
+            theirs, _("Expected"), expected_label, legend, name=pair.name, scale=scale
         ),
         differing=differing,
     )
