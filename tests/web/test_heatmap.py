@@ -220,3 +220,16 @@ def test_a_mask_of_booleans_says_false_and_true():
     picture = pair_picture(array_pairs(got, expected, ("m",))[0])
     assert (picture.mine.low, picture.mine.high) == ("False", "True")
     assert "m[0, 0] = True (expected False)" in str(picture.mine.svg)
+
+
+def test_values_at_the_limits_of_a_float_still_draw():
+    root = parsed(heatmap_svg([[-1e308, 0.0, 1e308], [5e-324, 1.0, -1.0]], label="x", name="x"))
+    fills = [g.find(f"{SVG}rect").get("fill") for g in cells(root)]
+    assert fills[0] == PUOR[0] and fills[2] == PUOR[-1]
+
+
+def test_an_empty_array_against_a_full_one_draws_without_cells():
+    (pair,) = array_pairs({"A": np.zeros((0, 3))}, {"A": np.ones((2, 3))}, ("A",))
+    picture = pair_picture(pair)
+    assert picture.differing == -1
+    assert cells(parsed(picture.mine.svg)) == [] and len(cells(parsed(picture.expected.svg))) == 6

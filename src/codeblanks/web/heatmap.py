@@ -44,8 +44,10 @@ class Scale:
 
     def colour(self, value: float) -> str:
         stops = PUOR if self.diverging else VIRIDIS
-        span = self.high - self.low
-        t = 0.5 if span <= 0 else min(max((value - self.low) / span, 0.0), 1.0)
+        # halves first: the span of values near the float's limits overflows to inf
+        span = self.high / 2 - self.low / 2
+        t = (value / 2 - self.low / 2) / span if span > 0 else 0.5
+        t = min(max(t, 0.0), 1.0) if math.isfinite(t) else 0.5
         x = t * (len(stops) - 1)
         i = min(int(x), len(stops) - 2)
         a, b = _rgb(stops[i]), _rgb(stops[i + 1])
@@ -59,8 +61,6 @@ def _rgb(hex_colour: str) -> tuple[int, int, int]:
 
 def as_float(value: Number | str) -> float:
     """A cell as a float; the JSON spellings "nan", "inf", "-inf" too."""
-    if isinstance(value, str):
-        return float(value)
     return float(value)
 
 
