@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -233,3 +234,30 @@ def test_an_empty_array_against_a_full_one_draws_without_cells():
     picture = pair_picture(pair)
     assert picture.differing == -1
     assert cells(parsed(picture.mine.svg)) == [] and len(cells(parsed(picture.expected.svg))) == 6
+
+
+def test_the_verdict_draws_the_pictures_and_names_a_hidden_case():
+    from django.template.loader import render_to_string
+
+    from codeblanks.grading import Grade
+    from codeblanks.web.outcome import present
+
+    from .conftest import FIRST
+
+    pairs = array_pairs({"A": np.eye(2)}, {"A": np.ones((2, 2))}, ("A",))
+    grade = Grade("incorrect", "", "", "", ("A differs.",), "six tokens", arrays=pairs)
+    html = render_to_string(
+        "codeblanks/partials/run_result.html", {"run": present(grade, FIRST, "")}
+    )
+    assert "Your arrays as pictures, on the hidden case “six tokens”" in html
+    assert html.count('role="img"') == 2 and "2 cells differ" in html
+    visible = dataclasses.replace(grade, case="visible")
+    html = render_to_string(
+        "codeblanks/partials/run_result.html", {"run": present(visible, FIRST, "")}
+    )
+    assert "Your arrays as pictures</h4>" in html
+    plain = dataclasses.replace(grade, arrays=())
+    html = render_to_string(
+        "codeblanks/partials/run_result.html", {"run": present(plain, FIRST, "")}
+    )
+    assert "array-pictures" not in html
