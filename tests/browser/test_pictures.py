@@ -97,6 +97,10 @@ def test_the_causal_mask_explanation_draws_its_arrays(site, page, width):
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             problems += fits_and_passes(page, width, f"explanation, {language}, {scheme}")
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            figure.screenshot(
+                path=SCREENSHOTS / f"explanation-heatmap-{language}-{width}-{scheme}.png"
+            )
     assert not problems, "\n".join(problems)
 
 
