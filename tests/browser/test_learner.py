@@ -47,7 +47,7 @@ def test_solve_qkv_and_take_screenshots(site, page):
 
     page.set_viewport_size(DESKTOP)
     page.goto(f"{site}/")
-    expect(page.locator(".lesson-card.state-exercise-solved")).to_contain_text("Query, Key, Value")
+    expect(page.locator(".map-stop.state-solved")).to_contain_text("Query, Key, Value")
     expect(page.locator(".resume")).to_contain_text("Query, Key, Value")
     page.screenshot(path=str(SCREENSHOTS / "home.png"), full_page=True)
 

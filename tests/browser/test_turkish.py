@@ -101,13 +101,11 @@ def test_switching_language_keeps_the_code_and_the_progress(site, page):
     assert editor_text(page) == mine  # the learner's own code, not the Turkish starter
     expect(page.locator(".eyebrow")).to_contain_text("Alıştırma çözüldü")  # one progress
     page.goto(f"{site}/")
-    expect(page.locator(".lesson-card.state-exercise-solved")).to_contain_text(
-        "Sorgu, Anahtar, Değer"
-    )
+    expect(page.locator(".map-stop.state-solved")).to_contain_text("Sorgu, Anahtar, Değer")
 
     switch_to(page, "en")
     expect(page.locator("html")).to_have_attribute("lang", "en")
-    expect(page.locator(".lesson-card.state-exercise-solved")).to_contain_text("Query, Key, Value")
+    expect(page.locator(".map-stop.state-solved")).to_contain_text("Query, Key, Value")
 
 
 def test_an_unfilled_blank_is_named_in_turkish(site, page):

@@ -13,7 +13,9 @@ def test_math_is_left_as_escaped_tex():
     html = render("Scale by $1/\\sqrt{d_k}$ when $a<b$.\n\n$$\nA = QK^T\n$$\n")
     assert '<span class="math inline">1/\\sqrt{d_k}</span>' in html
     assert '<span class="math inline">a&lt;b</span>' in html
-    assert '<div class="math block">' in html and "A = QK^T" in html
+    assert (
+        '<div class="math block" tabindex="0">' in html and "A = QK^T" in html
+    )  # scrolls: reachable
 
 
 def test_raw_html_in_lessons_is_escaped():

@@ -80,7 +80,7 @@ def test_all_questions_right_shows_on_home(client, blank_checker):
     client.post(URL + "fill", {"blank": "1"})
     client.post(URL + "pairs", {"match-0": "0", "match-1": "1", "match-2": "2"})
     home = client.get("/").content.decode()
-    assert "Questions answered" in home and "Questions 3/3" in home
+    assert "map-stop state-tried" in home and "Questions 3/3" in home  # the course map
 
 
 def test_a_blank_the_platform_could_not_judge_is_not_recorded(client, monkeypatch):

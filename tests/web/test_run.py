@@ -36,7 +36,7 @@ def test_correct_run_is_saved_recorded_and_solved(client, grader):
     assert grader.clients == [f"anon:{row.anon_key}"]  # the fair share counts the learner
     page = client.get("/lessons/first-steps/").content.decode()
     assert "print(&#x27;a&#x27;)" in page and "Exercise solved" in page
-    assert "Exercise solved" in client.get("/").content.decode()
+    assert "map-stop state-solved" in client.get("/").content.decode()  # the course map
 
 
 def test_wrong_run_shows_a_line_diff_and_feedback(client, grader):

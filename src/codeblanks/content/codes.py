@@ -170,6 +170,11 @@ CODES: dict[str, tuple[str, str]] = {
         "a mistake's `must_fail` names no hidden case",
         "name a variant of [grading] or a hidden test of tests.py, exactly as written",
     ),
+    "content.E112": (
+        "a ```heatmap block of an explanation is not a 2-D list of numbers",
+        "write an optional `title: ...` line, then rows of equal length, e.g. [[1, 0], [0, 1]]; "
+        'infinities and NaN as "inf", "-inf", "nan"',
+    ),
     # translations (a lesson's tr/ folder, a course's languages)
     "content.E100": (
         "a translation is missing a part of the original",

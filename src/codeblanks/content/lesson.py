@@ -15,6 +15,7 @@ from codeblanks.content.codes import problem
 from codeblanks.content.fields import Table
 from codeblanks.content.files import folder_version, inside, read_text, read_toml
 from codeblanks.content.functests import read_tests
+from codeblanks.content.heatmaps import heatmap_problems
 from codeblanks.content.model import (
     Exercise,
     GradingSpec,
@@ -66,6 +67,7 @@ def read_lesson(
     before = len(problems)
     parsed = read_toml(folder, "lesson.toml", problems)
     explanation = read_text(folder, "explanation.md", problems)
+    problems += heatmap_problems(explanation, folder / "explanation.md")
     task = read_text(folder, "task.md", problems)
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)

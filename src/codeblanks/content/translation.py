@@ -21,6 +21,7 @@ from typing import Any
 from codeblanks.content.codes import problem
 from codeblanks.content.fields import Table
 from codeblanks.content.files import inside, read_text, read_toml
+from codeblanks.content.heatmaps import heatmap_problems
 from codeblanks.content.model import (
     BlankQuestion,
     ChoiceQuestion,
@@ -51,6 +52,7 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
     before = len(problems)
     parsed = read_toml(folder, "lesson.toml", problems)
     explanation = read_text(folder, "explanation.md", problems)
+    problems += heatmap_problems(explanation, folder / "explanation.md")
     task = read_text(folder, "task.md", problems)
     questions = _read_questions(original, folder, problems)
     starter, solution = _read_code(original, folder, problems)

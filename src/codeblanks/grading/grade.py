@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from codeblanks.content.model import BLANK, Lesson, Mistake
 from codeblanks.content.pysource import blank_lines
+from codeblanks.grading.arrays import ArrayPair, array_pairs
 from codeblanks.grading.cases import VISIBLE, Case, MissingInputs, cases_for, describe
 from codeblanks.grading.compare import OutputMatch, compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests
@@ -78,6 +79,7 @@ class Grade:
     cases: tuple[str, ...] = ()  # every case the program was run on
     mistake: str | None = None  # the anticipated mistake it behaves like (its file, in the lesson)
     more: str = ""  # that mistake's explanation, held back behind its nudge (feedback[0])
+    arrays: tuple[ArrayPair, ...] = ()  # 2-D values it got wrong, for the verdict's pictures
 
     @property
     def correct(self) -> bool:
@@ -97,6 +99,7 @@ class Grade:
             "cases": list(self.cases),
             "mistake": self.mistake,
             "more": self.more,
+            "arrays": [pair.to_json() for pair in self.arrays],
         }
 
 
@@ -238,6 +241,7 @@ def judge(
             names,
             mistake=None if mistake is None else mistake_id(lesson, mistake),
             more=mistake.message if mistake is not None and mistake.nudge else "",
+            arrays=_wrong_arrays(lesson, runs, ref, verdict, case),
         )
 
     # The platform failed somewhere: say so and judge nothing.
@@ -354,6 +358,19 @@ def judge(
     if (broken := rule_break(lesson, code, runs, ref.solution)) is not None:
         return result(INCORRECT, broken.case, [broken.message], line=broken.line)
     return result(CORRECT, None, [])
+
+
+def _wrong_arrays(
+    lesson: Lesson, runs: dict[str, RunResult], ref: Reference, verdict: str, case: str | None
+) -> tuple[ArrayPair, ...]:
+    """The checked 2-D values an incorrect answer got wrong on ``case``, for the pictures."""
+    spec = lesson.exercise.grading
+    mine, theirs = runs.get(case or ""), ref.solution.get(case or "")
+    if verdict != INCORRECT or mine is None or theirs is None or not theirs.ok:
+        return ()
+    return array_pairs(
+        mine.values, theirs.values, spec.values, spec.rtol, spec.atol, spec.tolerance
+    )
 
 
 def _constant_output(

@@ -170,14 +170,19 @@ def _allclose(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -
         return True
     if np.iscomplexobj(got) or np.iscomplexobj(expected):
         return bool(np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True))
+    return bool(close_cells(got, expected, rtol, atol).all())
+
+
+def close_cells(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> np.ndarray:
+    """Element by element, whether ``got`` is close to ``expected`` (real arrays of one shape):
+    NaN matches NaN, and an infinity only the same infinity (``rtol * inf`` would pass any
+    number). The verdict's heatmaps mark the cells where this is False."""
     with np.errstate(all="ignore"):
         g, e = got.astype(float, copy=False), expected.astype(float, copy=False)
         ok = np.abs(g - e) <= atol + rtol * np.abs(e)
         ok |= np.isnan(g) & np.isnan(e)
-        # An infinity is close only to the same infinity (``rtol * inf`` would pass any number).
         infinite = np.isinf(g) | np.isinf(e)
-        ok = np.where(infinite, g == e, ok)
-    return bool(ok.all())
+        return np.where(infinite, g == e, ok)
 
 
 def _hint(

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from codeblanks.grading import Grade
+from codeblanks.grading.arrays import ArrayPair
 from codeblanks.grading.cases import VISIBLE
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
@@ -38,6 +39,7 @@ class RunView:
     case: str | None = None
     duration_ms: float = 0.0
     more: str = ""  # an anticipated mistake's explanation, behind its nudge (shown on request)
+    arrays: tuple[ArrayPair, ...] = ()  # wrong 2-D values: the web draws them (web/heatmap.py)
 
 
 def _diff_rows(lines: Sequence[str]) -> list[DiffRow]:
@@ -195,4 +197,5 @@ def present(
         case=grade.case,
         duration_ms=grade.duration_ms,
         more=grade.more,
+        arrays=grade.arrays,
     )

@@ -15,12 +15,17 @@ from functools import lru_cache
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
+
+from codeblanks.content.heatmaps import LANGUAGE as HEATMAP
+from codeblanks.content.heatmaps import HeatmapBlockError, parse_block
+from codeblanks.web.heatmap import heatmap_figure
 
 _FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -58,13 +63,40 @@ def _table_close(self, tokens, idx, options, env) -> str:
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
+def _fence_or_heatmap(self, tokens, idx, options, env) -> str:
+    """A ```heatmap block as its picture (web/heatmap.py); any other fence as code. A broken
+    block is `codeblanks check`'s content.E112; here it stays code."""
+    token = tokens[idx]
+    if token.info.split()[:1] == [HEATMAP]:
+        try:
+            return heatmap_figure(parse_block(token.content))
+        except HeatmapBlockError:
+            pass
+    return self.fence(tokens, idx, options, env)
+
+
+def _focusable(render_math):
+    """A display formula wider than a phone scrolls in its box (app.css), so keyboard users must
+    be able to reach it, like a code block."""
+
+    def rule(self, tokens, idx, options, env) -> str:
+        html = render_math(tokens, idx, options, env)
+        return html.replace('class="math block">', 'class="math block" tabindex="0">', 1)
+
+    return rule
+
+
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "highlight": _fence, "typographer": False})
     md.enable("table")
     md.add_render_rule("table_open", _table_open)
     md.add_render_rule("table_close", _table_close)
+
+    md.add_render_rule("fence", _fence_or_heatmap)
     md.use(dollarmath_plugin, allow_space=True, double_inline=True)
+    for rule in ("math_block", "math_block_label"):
+        md.add_render_rule(rule, _focusable(md.renderer.rules[rule]))
     return md
 
 
@@ -74,11 +106,16 @@ def render(text: str) -> SafeString:
     return mark_safe(_md().render(text or ""))
 
 
-@lru_cache(maxsize=256)
 def render_lesson_text(text: str, title: str = "") -> SafeString:
     """Lesson Markdown under the page's own ``<h1>``: a first heading that repeats the lesson
     title is dropped, and every heading moves one level down (``#`` becomes ``<h2>``), so the
-    page keeps one ``<h1>`` and a sound outline."""
+    page keeps one ``<h1>`` and a sound outline. Cached per language: a heatmap's words are
+    in the reader's."""
+    return _lesson_text(text, title, get_language())
+
+
+@lru_cache(maxsize=256)
+def _lesson_text(text: str, title: str, language: str) -> SafeString:
     md = _md()
     env: dict = {}
     tokens = md.parse(text or "", env)

@@ -1,6 +1,6 @@
 from django import template
 
-from codeblanks.web import prose
+from codeblanks.web import heatmap, prose
 
 register = template.Library()
 
@@ -44,3 +44,9 @@ def lines(text: str) -> int:
 def letter(index: int) -> str:
     """0 -> "A", 1 -> "B", ...: how a match question names its meanings (as the terminal does)."""
     return chr(ord("A") + int(index)) if 0 <= int(index) < 26 else str(int(index) + 1)
+
+
+@register.filter
+def array_pictures(run) -> list:
+    """The heatmaps of a run's wrong 2-D values (``RunView.arrays``), drawn on the server."""
+    return [heatmap.pair_picture(pair) for pair in run.arrays]

@@ -12,6 +12,7 @@ from django.views import defaults
 from django.views.decorators.http import require_safe
 
 from codeblanks.web import selectors, tokens
+from codeblanks.web.coursemap import course_maps
 from codeblanks.web.learners import learner_from_request
 from codeblanks.web.views import tokens as token_views
 
@@ -19,10 +20,8 @@ from codeblanks.web.views import tokens as token_views
 @require_safe
 def home(request):
     learner = learner_from_request(request)
-    context = {
-        "overview": selectors.course_overview(learner),
-        "resume": selectors.resume_point(learner),
-    }
+    overview, resume = selectors.course_overview(learner), selectors.resume_point(learner)
+    context = {"resume": resume, "maps": course_maps(overview, resume)}
     return render(request, "codeblanks/home.html", context)
 
 
