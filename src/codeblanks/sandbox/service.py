@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from codeblanks.sandbox.config import SandboxConfig
-from codeblanks.sandbox.outcome import Stop, stop_at_failure
+from codeblanks.sandbox.execute import Stop, stop_at_failure
 from codeblanks.sandbox.preflight import SandboxUnavailable, isolation_problem
 from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunResult
 from codeblanks.sandbox.scheduler import Scheduler, Ticket

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 from codeblanks.sandbox import seccomp
 from codeblanks.sandbox.cgroups import Cgroups
 from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.execute import Stop, execute, stop_at_failure
 from codeblanks.sandbox.inside import wire
-from codeblanks.sandbox.outcome import Stop, execute, stop_at_failure
 from codeblanks.sandbox.preflight import SandboxUnavailable
 from codeblanks.sandbox.result import ERROR, SANDBOX_ERROR, RunLimits, RunResult
 from codeblanks.sandbox.spare import Spare
