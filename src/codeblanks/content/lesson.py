@@ -7,6 +7,7 @@ a function exercise (which may leave out expected.txt).
 
 from __future__ import annotations
 
+import ast
 import re
 import uuid
 from pathlib import Path
@@ -85,15 +86,7 @@ def read_lesson(
         data, text = parsed_questions
         questions = read_questions(data, text, folder / "questions.toml", problems)
 
-    trees = {}
-    for name, source in (("starter.py", starter), ("solution.py", solution)):
-        if source is None:
-            continue
-        tree, reason, line = parse(source)
-        if tree is None:
-            problems.append(problem("content.E041", folder / name, line, f"{name}: {reason}"))
-        else:
-            trees[name] = tree
+    trees = _parse_programs(folder, {"starter.py": starter, "solution.py": solution}, problems)
 
     if parsed is None:
         return None
@@ -106,29 +99,27 @@ def read_lesson(
         root.report("content.E031", "uuid", f"uuid {lesson_uuid!r} is not a UUID")
     title = root.text("title")
     summary = root.text("summary")
-    level = root.text("level")
-    if level and levels and level not in levels:  # no levels: course.toml is broken
-        root.report(
-            "content.E032",
-            "level",
-            f"level {level!r} is not one of the course's levels: {', '.join(levels)}",
-        )
+    level = _read_level(root, levels)
 
     exercise = root.table("exercise")
     exercise.unknown(EXERCISE_KEYS)
-    filename = exercise.text("file", required=False, default=DEFAULT_FILENAME)
-    if not _FILENAME.fullmatch(filename):
-        exercise.report(
-            "content.E035", "file", f"exercise file {filename!r} is not a plain name.py"
-        )
+    filename = _read_filename(exercise)
     hints = exercise.hints()
 
     grading = _read_grading(root.table("grading"), folder, trees, problems)
     if grading is not None:
         _check_promises(root.table("grading"), grading, tests)
 
-    texts = (explanation, task, starter, solution, expected)
-    if len(problems) != before or grading is None or questions is None or None in texts:
+    if (
+        len(problems) != before
+        or grading is None
+        or questions is None
+        or explanation is None
+        or task is None
+        or starter is None
+        or solution is None
+        or expected is None
+    ):
         return None
     return Lesson(
         id=lesson_id,
@@ -153,6 +144,42 @@ def read_lesson(
         questions=questions,
         version=folder_version(folder),
     )
+
+
+def _parse_programs(
+    folder: Path, sources: dict[str, str | None], problems: list[Problem]
+) -> dict[str, ast.Module]:
+    """The syntax trees of the programs that were read; one that does not parse is a problem."""
+    trees = {}
+    for name, source in sources.items():
+        if source is None:
+            continue
+        tree, reason, line = parse(source)
+        if tree is None:
+            problems.append(problem("content.E041", folder / name, line, f"{name}: {reason}"))
+        else:
+            trees[name] = tree
+    return trees
+
+
+def _read_level(root: Table, levels: tuple[str, ...]) -> str:
+    level = root.text("level")
+    if level and levels and level not in levels:  # no levels: course.toml is broken
+        root.report(
+            "content.E032",
+            "level",
+            f"level {level!r} is not one of the course's levels: {', '.join(levels)}",
+        )
+    return level
+
+
+def _read_filename(exercise: Table) -> str:
+    filename = exercise.text("file", required=False, default=DEFAULT_FILENAME)
+    if not _FILENAME.fullmatch(filename):
+        exercise.report(
+            "content.E035", "file", f"exercise file {filename!r} is not a plain name.py"
+        )
+    return filename
 
 
 def _is_uuid(text: str) -> bool:
