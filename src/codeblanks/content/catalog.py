@@ -39,7 +39,7 @@ class Catalog:
 
     def in_language(self, language: str | None) -> Catalog:
         """The catalogue as a learner of ``language`` reads it (made once per language)."""
-        if not any(language in course.languages[1:] for course in self.courses):
+        if language is None or not any(language in c.languages[1:] for c in self.courses):
             return self
         if language not in self._languages:
             courses = tuple(course.in_language(language) for course in self.courses)

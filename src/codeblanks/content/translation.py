@@ -71,7 +71,13 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
     rule_texts = _same_count(grading, "rules", grading.texts("rules"), spec.rules, "rule texts")
     mistakes = _read_mistakes(grading, original, folder, problems)
     tests = _read_test_titles(root, original)
-    if len(problems) != before or None in (explanation, task, questions, mistakes):
+    if (
+        len(problems) != before
+        or explanation is None
+        or task is None
+        or questions is None
+        or mistakes is None
+    ):
         return None
     ex = original.exercise
     variants = tuple(replace(v, name=n) for v, n in zip(spec.variants, names, strict=False))
@@ -139,16 +145,16 @@ def _read_mistakes(
             given[file] = table
     mistakes = []
     for mistake in original.exercise.grading.mistakes:
-        table = given.get(mistake.file)
-        if table is None:
+        found = given.get(mistake.file)
+        if found is None:
             grading.report(
                 "content.E100", None, f"no [[grading.mistakes]] translates {mistake.file!r}"
             )
             continue
-        message = table.text("message")
-        nudge = table.text("nudge", required=bool(mistake.nudge))
+        message = found.text("message")
+        nudge = found.text("nudge", required=bool(mistake.nudge))
         if nudge and not mistake.nudge:
-            table.report("content.E101", "nudge", f"{mistake.file!r} has no nudge in the original")
+            found.report("content.E101", "nudge", f"{mistake.file!r} has no nudge in the original")
         path, code = mistake.path, mistake.code
         translated = inside(folder, mistake.file)
         if translated is not None and translated.exists():

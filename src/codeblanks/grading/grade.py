@@ -156,8 +156,7 @@ async def agrade_runs(
     After a variant, only a costly failure (time, memory, output) ends the grade: an error is
     cheap, and an anticipated mistake is recognised on every case."""
     values = lesson.exercise.grading.values
-    how = {"gate": gate, "patient": patient, "client": client}
-    cases: list = []
+    cases: list[Case] = []
     missing = None
 
     async def learner() -> dict[str, RunResult]:
@@ -167,7 +166,16 @@ async def agrade_runs(
         except TimeoutError:
             log.warning("reading a program of %d characters took over %g s", len(code), READ_S)
             return {VISIBLE: RunResult(SANDBOX_ERROR)}
-        return await run_cases(sandbox, lesson, cases, values, stop=_learner_stop, **how)
+        return await run_cases(
+            sandbox,
+            lesson,
+            cases,
+            values,
+            stop=_learner_stop,
+            gate=gate,
+            patient=patient,
+            client=client,
+        )
 
     runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
     failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
@@ -178,7 +186,9 @@ async def agrade_runs(
         line = error_line(runs[failed[0].name].stderr, lesson.exercise.filename)
         extra = await asyncio.to_thread(matmul_operands, code, line)
     if failed and extra:
-        again = await run_cases(sandbox, lesson, failed, values + extra, **how)
+        again = await run_cases(
+            sandbox, lesson, failed, values + extra, gate=gate, patient=patient, client=client
+        )
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
     return runs, ref, missing.message() if missing else None
 
@@ -346,10 +356,11 @@ def failed_run(j: _Judging, name: str, run: RunResult) -> Grade:
                 blank=BLANK, line=blanks[0]
             )
         )
-        stderr = friendly(run.stderr, j.code, ex.filename, run.values).text
-        return graded(j, run.verdict, name, feedback, line=blanks[0], stderr=stderr)
+        shown = friendly(run.stderr, j.code, ex.filename, run.values).text
+        return graded(j, run.verdict, name, feedback, line=blanks[0], stderr=shown)
     feedback.append(_failure_message(run, j.lesson))
-    line, stderr = None, None
+    line: int | None = None
+    stderr: str | None = None
     if run.stderr:
         err = friendly(run.stderr, j.code, ex.filename, run.values)
         feedback += list(err.explanation)

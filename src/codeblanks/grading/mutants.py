@@ -75,6 +75,7 @@ def _drop_round(node: ast.AST) -> ast.AST:
     assert isinstance(node, ast.Call)
     if _module_call(node) and node.args:
         return node.args[0]
+    assert isinstance(node.func, ast.Attribute)
     return node.func.value  # x.round(3) -> x
 
 
@@ -99,6 +100,7 @@ def _drop_transpose(node: ast.AST) -> ast.AST:
     assert isinstance(node, ast.Call)
     if _module_call(node):
         return node.args[0]
+    assert isinstance(node.func, ast.Attribute)
     return node.func.value
 
 

@@ -73,9 +73,16 @@ def read(raw: Any, encoded: bool) -> Any:
     if not isinstance(raw, str):
         raise Unreadable
     try:
-        return _node(json.loads(literal_value(raw)))
+        return _node(json.loads(json_text(literal_value(raw))))
     except (ValueError, SyntaxError, TypeError, KeyError, MemoryError, RecursionError) as error:
         raise Unreadable from error
+
+
+def json_text(value: object) -> str | bytes | bytearray:
+    """The text ``json.loads`` reads; TypeError for any other value, as ``json.loads`` does."""
+    if not isinstance(value, str | bytes | bytearray):
+        raise TypeError("not JSON text")
+    return value
 
 
 _SCALARS = {int, float, str, bool, type(None)}
@@ -90,7 +97,8 @@ def _node(data: Any) -> Any:
         return [_node(d) for d in data]
     if not isinstance(data, dict):
         raise TypeError("not JSON data")
-    kind, value = data["$"], data.get("v")
+    kind: Any = data["$"]
+    value: Any = data.get("v")
     name = data.get("t")
     if name is not None and not isinstance(name, str):
         raise TypeError("a type's name is text")

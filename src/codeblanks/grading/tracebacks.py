@@ -116,8 +116,8 @@ def friendly(
     mine = [f for f in frames if _same_file(f.file, filename)]
     out = [_HEADER] if mine else []
     for f in mine:
-        where = f'  File "{filename}", line {f.line or "?"}' + (f", in {f.func}" if f.func else "")
-        out.append(where)
+        frame = f'  File "{filename}", line {f.line or "?"}' + (f", in {f.func}" if f.func else "")
+        out.append(frame)
         if f.extra:
             out += list(f.extra)
         elif f.line and 0 < f.line <= len(source) and source[f.line - 1].strip():
@@ -129,7 +129,7 @@ def friendly(
     line = last.line if last else None
     where = f"{filename}, line {line}" if line else None
     located = []
-    if where:
+    if line:
         src = source[line - 1].strip() if 0 < line <= len(source) else ""
         if src:
             located.append(

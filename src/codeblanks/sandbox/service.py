@@ -150,9 +150,13 @@ class Sandbox:
         loop = asyncio.get_running_loop()
         granted = loop.create_future()
 
+        def grant_now() -> None:
+            if not granted.done():
+                granted.set_result(None)
+
         def grant(ticket: Ticket) -> None:
             try:
-                loop.call_soon_threadsafe(lambda: granted.done() or granted.set_result(None))
+                loop.call_soon_threadsafe(grant_now)
             except RuntimeError:  # the loop is closed: nobody waits for this slot any more
                 self.scheduler.finish(ticket)
 
@@ -174,7 +178,7 @@ class Sandbox:
             self._run_granted, ticket, list(codes), filename, limits, capture, stop,
         )  # fmt: skip
         # Cancelled before a worker took it: the slot must still be handed on.
-        job.add_done_callback(lambda j: j.cancelled() and self.scheduler.finish(ticket))
+        job.add_done_callback(lambda j: self.scheduler.finish(ticket) if j.cancelled() else None)
         results = await asyncio.wrap_future(job)
         return [self._told(r, filename) for r in results]
 

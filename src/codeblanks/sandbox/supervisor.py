@@ -47,7 +47,8 @@ def _batch(
     ``wire.MAX_REQUEST_BYTES`` in all, none over ``wire.MAX_CODE_BYTES`` with its header.
     Empty if the first program alone is too large."""
     head = len(wire.encode_request(filename, dataclasses.asdict(limits), list(capture), [""]))
-    batch, total = [], head
+    batch: list[str] = []
+    total = head
     for code in codes[: wire.MAX_CASES]:
         size = len(code.encode("utf-8", "surrogatepass"))
         if head + size > wire.MAX_CODE_BYTES or (batch and total + size > wire.MAX_REQUEST_BYTES):

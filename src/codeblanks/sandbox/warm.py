@@ -58,8 +58,8 @@ def private_dir() -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     base = Path(runtime) if runtime and os.path.isabs(runtime) else None
     # (a Unix socket's path has at most 107 bytes)
-    short = base is not None and len(str(base)) <= 64
-    folder = base / "codeblanks" if short and base.is_dir() else Path(f"/tmp/codeblanks-{uid}")
+    short = base is not None and len(str(base)) <= 64 and base.is_dir()
+    folder = base / "codeblanks" if base is not None and short else Path(f"/tmp/codeblanks-{uid}")
     with contextlib.suppress(FileExistsError):
         os.mkdir(folder, 0o700)
     info = os.lstat(folder)
