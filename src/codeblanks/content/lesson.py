@@ -22,6 +22,7 @@ from codeblanks.content.model import (
     Lesson,
     Limits,
     Mistake,
+    Question,
     Rule,
     Variant,
 )
@@ -70,22 +71,17 @@ def read_lesson(
     task = read_text(folder, "task.md", problems)
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)
-    tests = None
     tests_text = read_text(folder, "tests.py", problems, required=False)
-    if tests_text is not None:
-        tests = read_tests(tests_text, folder / "tests.py", problems)
+    tests = (
+        read_tests(tests_text, folder / "tests.py", problems) if tests_text is not None else None
+    )
     # A function exercise may leave out expected.txt: then only its tests are graded, and what
     # the program prints is shown, never compared.
     expected = read_text(folder, "expected.txt", problems, required=tests_text is None)
     output_graded = expected is not None or tests_text is None
     if not output_graded:
         expected = ""
-    questions = None
-    parsed_questions = read_toml(folder, "questions.toml", problems)
-    if parsed_questions is not None:
-        data, text = parsed_questions
-        questions = read_questions(data, text, folder / "questions.toml", problems)
-
+    questions = _read_questions_toml(folder, problems)
     trees = _parse_programs(folder, {"starter.py": starter, "solution.py": solution}, problems)
 
     if parsed is None:
@@ -94,9 +90,7 @@ def read_lesson(
     root = Table(data, path=folder / "lesson.toml", locator=Locator(text), problems=problems)
     root.unknown(LESSON_KEYS)
     lesson_id = root.slug("id", "content.E030")
-    lesson_uuid = root.text("uuid")
-    if lesson_uuid and not _is_uuid(lesson_uuid):
-        root.report("content.E031", "uuid", f"uuid {lesson_uuid!r} is not a UUID")
+    lesson_uuid = _read_uuid(root)
     title = root.text("title")
     summary = root.text("summary")
     level = _read_level(root, levels)
@@ -146,6 +140,14 @@ def read_lesson(
     )
 
 
+def _read_questions_toml(folder: Path, problems: list[Problem]) -> tuple[Question, ...] | None:
+    parsed = read_toml(folder, "questions.toml", problems)
+    if parsed is None:
+        return None
+    data, text = parsed
+    return read_questions(data, text, folder / "questions.toml", problems)
+
+
 def _parse_programs(
     folder: Path, sources: dict[str, str | None], problems: list[Problem]
 ) -> dict[str, ast.Module]:
@@ -180,6 +182,13 @@ def _read_filename(exercise: Table) -> str:
             "content.E035", "file", f"exercise file {filename!r} is not a plain name.py"
         )
     return filename
+
+
+def _read_uuid(root: Table) -> str:
+    lesson_uuid = root.text("uuid")
+    if lesson_uuid and not _is_uuid(lesson_uuid):
+        root.report("content.E031", "uuid", f"uuid {lesson_uuid!r} is not a UUID")
+    return lesson_uuid
 
 
 def _is_uuid(text: str) -> bool:
