@@ -18,6 +18,7 @@ from codeblanks.content.files import folder_version, inside, read_text, read_tom
 from codeblanks.content.functests import read_tests
 from codeblanks.content.model import (
     Exercise,
+    FunctionTests,
     GradingSpec,
     Lesson,
     Limits,
@@ -199,7 +200,7 @@ def _is_uuid(text: str) -> bool:
 
 
 def _read_grading(
-    table: Table, folder: Path, trees: dict, problems: list[Problem]
+    table: Table, folder: Path, trees: dict[str, ast.Module], problems: list[Problem]
 ) -> GradingSpec | None:
     """The grading settings; None if any problem was found in them."""
     before = len(problems)
@@ -406,7 +407,7 @@ def _read_rules(grading: Table, inputs: set[str]) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
-def _check_promises(grading: Table, spec: GradingSpec, tests) -> None:
+def _check_promises(grading: Table, spec: GradingSpec, tests: FunctionTests | None) -> None:
     """Each name in a mistake's ``must_fail`` is one of the hidden cases: a variant or a hidden
     test of tests.py."""
     hidden = {v.name for v in spec.variants}

@@ -24,6 +24,7 @@ from codeblanks.content.files import inside, read_text, read_toml
 from codeblanks.content.model import (
     BlankQuestion,
     ChoiceQuestion,
+    FunctionTests,
     Lesson,
     MatchQuestion,
     Mistake,
@@ -116,7 +117,9 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
     return lesson
 
 
-def _same_count(table: Table, key: str, got: tuple, original: tuple, what: str) -> tuple:
+def _same_count(
+    table: Table, key: str, got: tuple[str, ...], original: tuple[object, ...], what: str
+) -> tuple[str, ...]:
     """``got`` when it has as many items as the original's, else () after reporting it."""
     if len(got) != len(original):
         table.report(
@@ -163,7 +166,7 @@ def _read_mistakes(
     return tuple(mistakes) if len(problems) == before else None
 
 
-def _read_test_titles(root: Table, original: Lesson):
+def _read_test_titles(root: Table, original: Lesson) -> FunctionTests | None:
     """A function exercise's tests, each with its translated title (``[tests]``)."""
     suite = original.exercise.tests
     table = root.table("tests")

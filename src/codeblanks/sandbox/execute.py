@@ -12,6 +12,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any
 
 from codeblanks.sandbox import demotion
 from codeblanks.sandbox.inside import wire
@@ -42,7 +43,7 @@ _NPY_MAGIC = b"\x93NUMPY"
 MAX_NPY_HEADER = 4096
 
 
-def _decode_npy(blob: bytes):
+def _decode_npy(blob: bytes) -> Any:
     """A NumPy array from ``.npy`` bytes the learner's process wrote, or None if they are not a
     plain array of numbers whose header agrees with its size. The header is read (bounded, and
     matched whole against the one form np.save writes) before anything is allocated, so a
@@ -83,8 +84,9 @@ def _decode_npy(blob: bytes):
         return None
 
 
-def _decode_values(meta: list, blobs: bytes) -> dict:
-    values, offset = {}, 0
+def _decode_values(meta: list[Any], blobs: bytes) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    offset = 0
     for name, kind, size in meta:  # typed and bounded by wire.ReportReader
         blob = blobs[offset : offset + size]
         offset += size
@@ -341,7 +343,12 @@ class _Cases:
 
 
 def _reported(
-    header: dict, blobs: bytes, streams: Streams, limits: RunLimits, capture: tuple, ms: float
+    header: dict[str, Any],
+    blobs: bytes,
+    streams: Streams,
+    limits: RunLimits,
+    capture: tuple[str, ...],
+    ms: float,
 ) -> RunResult:
     """A case that sent its report."""
     stdout, stderr = streams.texts()
