@@ -14,7 +14,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from codeblanks.content.model import Lesson, Variant
+from codeblanks.content.model import BlankQuestion, Lesson, Variant
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.counting import counted, counting_values
 from codeblanks.grading.functests import with_tests
@@ -172,7 +172,7 @@ def programs_for(lesson: Lesson, code: str = "") -> int:
     return 1 + variants + reading
 
 
-def programs_for_blank(question) -> int:
+def programs_for_blank(question: BlankQuestion) -> int:
     """The programs of the learner's that one answer to a blank question runs: one, and for a
     value blank one more per variant setup (its answer is checked under each)."""
     return 1 + (len(question.variants) if question.check == "value" else 0)

@@ -9,6 +9,7 @@ in the current language (``codeblanks.i18n``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -207,7 +208,7 @@ def _hint(
     only where the data shows it (a distribution the lesson declared that does not sum to 1,
     values that are the expected ones transposed or scaled)."""
 
-    def close(a, b) -> bool:
+    def close(a: np.ndarray, b: np.ndarray) -> bool:
         return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
 
     shape = _shape(got.shape)
@@ -264,7 +265,9 @@ def _first_difference(who: str, got: np.ndarray, expected: np.ndarray) -> str:
     return _at_index(who, got, expected, where)
 
 
-def _normalised_columns(got: np.ndarray, expected: np.ndarray, close) -> bool:
+def _normalised_columns(
+    got: np.ndarray, expected: np.ndarray, close: Callable[[np.ndarray, np.ndarray], bool]
+) -> bool:
     """Whether every row of ``expected`` sums to 1, every column of ``got`` does and not every
     row of ``got``: a softmax taken over the other of the last two axes."""
     if got.shape[-2] < 2 or got.shape[-1] < 2 or np.iscomplexobj(got):
@@ -302,7 +305,13 @@ def _narrow_precision(who: str, got: np.ndarray, expected: np.ndarray) -> str:
     ).format(name=who, got=str(got.dtype), expected=str(expected.dtype))
 
 
-def _distribution_hint(who: str, got: np.ndarray, expected: np.ndarray, axis: int, close) -> str:
+def _distribution_hint(
+    who: str,
+    got: np.ndarray,
+    expected: np.ndarray,
+    axis: int,
+    close: Callable[[np.ndarray, np.ndarray], bool],
+) -> str:
     """For a value declared to sum to 1 along ``axis``: where it does not (the expected value
     must itself sum to 1 there, or the declaration is not trusted)."""
     wanted = expected.sum(axis=axis)
