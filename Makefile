@@ -43,6 +43,7 @@ cluster: install
 lint: install
 	$(BIN)/ruff check src tests benchmarks deploy
 	$(BIN)/ruff format --check src tests benchmarks deploy
+	CODEBLANKS_SECRET_KEY=mypy-only $(BIN)/mypy
 
 format: install
 	$(BIN)/ruff format src tests benchmarks deploy

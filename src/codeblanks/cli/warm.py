@@ -132,7 +132,8 @@ class _Captured(io.TextIOWrapper):
     """A captured stream that says whether the caller's is a terminal (for colours)."""
 
     def __init__(self, tty: bool) -> None:
-        super().__init__(io.BytesIO(), encoding="utf-8", errors="surrogateescape",
+        self._bytes = io.BytesIO()
+        super().__init__(self._bytes, encoding="utf-8", errors="surrogateescape",
                          line_buffering=False)  # fmt: skip
         self.tty = tty
 
@@ -141,7 +142,7 @@ class _Captured(io.TextIOWrapper):
 
     def value(self) -> str:
         self.flush()
-        return base64.b64encode(self.buffer.getvalue()).decode()
+        return base64.b64encode(self._bytes.getvalue()).decode()
 
 
 class _Server:
@@ -164,14 +165,16 @@ class _Server:
             return {"error": "bad request"}
         now = self._courses()
         if now != self.courses:  # an author edited a course: load it again
-            self.catalog.cache_clear()
+            self.catalog.cache_clear()  # type: ignore[attr-defined]  # content/catalog.py sets it
             self.courses = now
         tty = request.get("tty") or [False, False]
         out, err = _Captured(bool(tty[0])), _Captured(bool(tty[1]))
         saved_env = {name: os.environ.get(name) for name in TERMINAL_ENV}
         for name in TERMINAL_ENV:
             os.environ.pop(name, None)
-        env = request.get("env") if isinstance(request.get("env"), dict) else {}
+        env = request.get("env")
+        if not isinstance(env, dict):
+            env = {}
         os.environ.update({k: str(v) for k, v in env.items() if k in TERMINAL_ENV})
         try:
             os.chdir(cwd if isinstance(cwd, str) else "/")

@@ -39,7 +39,7 @@ class Catalog:
 
     def in_language(self, language: str | None) -> Catalog:
         """The catalogue as a learner of ``language`` reads it (made once per language)."""
-        if not any(language in course.languages[1:] for course in self.courses):
+        if language is None or not any(language in c.languages[1:] for c in self.courses):
             return self
         if language not in self._languages:
             courses = tuple(course.in_language(language) for course in self.courses)
@@ -58,7 +58,7 @@ class _Reload:
     is reloaded when any of them changed, so an author sees an edit at the next page load."""
 
     on = False
-    seen: tuple = ()
+    seen: tuple[tuple[str, int, int], ...] = ()
     checked = 0.0
     lock = threading.Lock()
 
@@ -68,7 +68,7 @@ def watch(on: bool = True) -> None:
     _Reload.on, _Reload.seen, _Reload.checked = on, (), 0.0
 
 
-def _signature() -> tuple:
+def _signature() -> tuple[tuple[str, int, int], ...]:
     """The name, size and modification time of every file under the course folders."""
     found = []
     for root in default_paths():

@@ -224,7 +224,9 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
-def problem(code: str, path: Path, line: int | None, message: str, fix: str | None = None):
+def problem(
+    code: str, path: Path, line: int | None, message: str, fix: str | None = None
+) -> Problem:
     """A ``Problem`` with ``code``'s usual fix unless ``fix`` is given. Unknown codes are a bug."""
     meaning, default_fix = CODES[code]
     return Problem(code, path, line, message or meaning, default_fix if fix is None else fix)

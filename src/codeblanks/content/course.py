@@ -46,7 +46,9 @@ def read_course(folder: Path, problems: list[Problem]) -> Course | None:
     problem. Its lessons are read (and their problems reported) either way."""
     before = len(problems)
     # levels stay unknown (empty: lessons' levels are not checked) while course.toml is broken
-    course_id, title, summary, levels, languages = folder.name, "", "", (), ("en",)
+    course_id, title, summary = folder.name, "", ""
+    levels: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ("en",)
     parsed = read_toml(folder, "course.toml", problems)
     if parsed is not None:
         data, text = parsed

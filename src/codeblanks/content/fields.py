@@ -88,7 +88,9 @@ class Table:
             f"make `{key}` {wanted}",
         )
 
-    def text(self, key: str, *, required: bool = True, default: str = "", nonempty=True) -> str:
+    def text(
+        self, key: str, *, required: bool = True, default: str = "", nonempty: bool = True
+    ) -> str:
         """A string value; empty (whitespace only) is a problem when ``nonempty``."""
         value = self._get(key, required)
         if value is None:
@@ -107,7 +109,9 @@ class Table:
             self.report(code, key, f"{self.label} `{key}` {value!r} is not a slug")
         return value
 
-    def texts(self, key: str, *, required: bool = False, nonempty_items=True) -> tuple[str, ...]:
+    def texts(
+        self, key: str, *, required: bool = False, nonempty_items: bool = True
+    ) -> tuple[str, ...]:
         """A list of strings (each non-empty when ``nonempty_items``)."""
         value = self._get(key, required)
         if value is None:

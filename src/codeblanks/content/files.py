@@ -44,7 +44,12 @@ def inside(folder: Path, relative: str) -> Path | None:
 
 
 def read_text(
-    folder: Path, name: str, problems: list[Problem], *, required: bool = True, nonempty=True
+    folder: Path,
+    name: str,
+    problems: list[Problem],
+    *,
+    required: bool = True,
+    nonempty: bool = True,
 ) -> str | None:
     """The text of ``folder/name`` with ``\\r\\n`` made ``\\n``, or None after adding the
     problems that explain why not. A missing optional file is None without a problem."""

@@ -99,7 +99,7 @@ def _declaration(
                 bad(f"{keyword.arg} must be a finite number, at least 0")
                 return None
             value = float(value)
-        options[keyword.arg] = value
+        options[keyword.arg or ""] = value
     return FunctionTest(name=name, **options)  # type: ignore[arg-type]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 from codeblanks.content.codes import problem
 from codeblanks.content.model import ChoiceQuestion, Course, Lesson
@@ -74,7 +75,7 @@ def _longest(q: ChoiceQuestion) -> bool:
     return all(len(o) < size for i, o in enumerate(q.options) if i != q.answer)
 
 
-def _names(questions) -> str:
+def _names(questions: Iterable[ChoiceQuestion]) -> str:
     names = [q.id for q in questions]
     shown = ", ".join(names[:6])
     return shown + (f" and {len(names) - 6} more" if len(names) > 6 else "")

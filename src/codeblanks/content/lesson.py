@@ -7,6 +7,7 @@ a function exercise (which may leave out expected.txt).
 
 from __future__ import annotations
 
+import ast
 import re
 import uuid
 from pathlib import Path
@@ -18,10 +19,12 @@ from codeblanks.content.functests import read_tests
 from codeblanks.content.heatmaps import heatmap_problems
 from codeblanks.content.model import (
     Exercise,
+    FunctionTests,
     GradingSpec,
     Lesson,
     Limits,
     Mistake,
+    Question,
     Rule,
     Variant,
 )
@@ -71,31 +74,18 @@ def read_lesson(
     task = read_text(folder, "task.md", problems)
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)
-    tests = None
     tests_text = read_text(folder, "tests.py", problems, required=False)
-    if tests_text is not None:
-        tests = read_tests(tests_text, folder / "tests.py", problems)
+    tests = (
+        read_tests(tests_text, folder / "tests.py", problems) if tests_text is not None else None
+    )
     # A function exercise may leave out expected.txt: then only its tests are graded, and what
     # the program prints is shown, never compared.
     expected = read_text(folder, "expected.txt", problems, required=tests_text is None)
     output_graded = expected is not None or tests_text is None
     if not output_graded:
         expected = ""
-    questions = None
-    parsed_questions = read_toml(folder, "questions.toml", problems)
-    if parsed_questions is not None:
-        data, text = parsed_questions
-        questions = read_questions(data, text, folder / "questions.toml", problems)
-
-    trees = {}
-    for name, source in (("starter.py", starter), ("solution.py", solution)):
-        if source is None:
-            continue
-        tree, reason, line = parse(source)
-        if tree is None:
-            problems.append(problem("content.E041", folder / name, line, f"{name}: {reason}"))
-        else:
-            trees[name] = tree
+    questions = _read_questions_toml(folder, problems)
+    trees = _parse_programs(folder, {"starter.py": starter, "solution.py": solution}, problems)
 
     if parsed is None:
         return None
@@ -103,34 +93,30 @@ def read_lesson(
     root = Table(data, path=folder / "lesson.toml", locator=Locator(text), problems=problems)
     root.unknown(LESSON_KEYS)
     lesson_id = root.slug("id", "content.E030")
-    lesson_uuid = root.text("uuid")
-    if lesson_uuid and not _is_uuid(lesson_uuid):
-        root.report("content.E031", "uuid", f"uuid {lesson_uuid!r} is not a UUID")
+    lesson_uuid = _read_uuid(root)
     title = root.text("title")
     summary = root.text("summary")
-    level = root.text("level")
-    if level and levels and level not in levels:  # no levels: course.toml is broken
-        root.report(
-            "content.E032",
-            "level",
-            f"level {level!r} is not one of the course's levels: {', '.join(levels)}",
-        )
+    level = _read_level(root, levels)
 
     exercise = root.table("exercise")
     exercise.unknown(EXERCISE_KEYS)
-    filename = exercise.text("file", required=False, default=DEFAULT_FILENAME)
-    if not _FILENAME.fullmatch(filename):
-        exercise.report(
-            "content.E035", "file", f"exercise file {filename!r} is not a plain name.py"
-        )
+    filename = _read_filename(exercise)
     hints = exercise.hints()
 
     grading = _read_grading(root.table("grading"), folder, trees, problems)
     if grading is not None:
         _check_promises(root.table("grading"), grading, tests)
 
-    texts = (explanation, task, starter, solution, expected)
-    if len(problems) != before or grading is None or questions is None or None in texts:
+    if (
+        len(problems) != before
+        or grading is None
+        or questions is None
+        or explanation is None
+        or task is None
+        or starter is None
+        or solution is None
+        or expected is None
+    ):
         return None
     return Lesson(
         id=lesson_id,
@@ -157,6 +143,57 @@ def read_lesson(
     )
 
 
+def _read_questions_toml(folder: Path, problems: list[Problem]) -> tuple[Question, ...] | None:
+    parsed = read_toml(folder, "questions.toml", problems)
+    if parsed is None:
+        return None
+    data, text = parsed
+    return read_questions(data, text, folder / "questions.toml", problems)
+
+
+def _parse_programs(
+    folder: Path, sources: dict[str, str | None], problems: list[Problem]
+) -> dict[str, ast.Module]:
+    """The syntax trees of the programs that were read; one that does not parse is a problem."""
+    trees = {}
+    for name, source in sources.items():
+        if source is None:
+            continue
+        tree, reason, line = parse(source)
+        if tree is None:
+            problems.append(problem("content.E041", folder / name, line, f"{name}: {reason}"))
+        else:
+            trees[name] = tree
+    return trees
+
+
+def _read_level(root: Table, levels: tuple[str, ...]) -> str:
+    level = root.text("level")
+    if level and levels and level not in levels:  # no levels: course.toml is broken
+        root.report(
+            "content.E032",
+            "level",
+            f"level {level!r} is not one of the course's levels: {', '.join(levels)}",
+        )
+    return level
+
+
+def _read_filename(exercise: Table) -> str:
+    filename = exercise.text("file", required=False, default=DEFAULT_FILENAME)
+    if not _FILENAME.fullmatch(filename):
+        exercise.report(
+            "content.E035", "file", f"exercise file {filename!r} is not a plain name.py"
+        )
+    return filename
+
+
+def _read_uuid(root: Table) -> str:
+    lesson_uuid = root.text("uuid")
+    if lesson_uuid and not _is_uuid(lesson_uuid):
+        root.report("content.E031", "uuid", f"uuid {lesson_uuid!r} is not a UUID")
+    return lesson_uuid
+
+
 def _is_uuid(text: str) -> bool:
     try:
         return str(uuid.UUID(text)) == text.lower()
@@ -165,7 +202,7 @@ def _is_uuid(text: str) -> bool:
 
 
 def _read_grading(
-    table: Table, folder: Path, trees: dict, problems: list[Problem]
+    table: Table, folder: Path, trees: dict[str, ast.Module], problems: list[Problem]
 ) -> GradingSpec | None:
     """The grading settings; None if any problem was found in them."""
     before = len(problems)
@@ -372,7 +409,7 @@ def _read_rules(grading: Table, inputs: set[str]) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
-def _check_promises(grading: Table, spec: GradingSpec, tests) -> None:
+def _check_promises(grading: Table, spec: GradingSpec, tests: FunctionTests | None) -> None:
     """Each name in a mistake's ``must_fail`` is one of the hidden cases: a variant or a hidden
     test of tests.py."""
     hidden = {v.name for v in spec.variants}

@@ -28,7 +28,7 @@ def default_paths() -> list[Path]:
 
 
 def load_courses(
-    paths: Iterable[str | os.PathLike] | None = None,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
 ) -> tuple[list[Course], list[Problem]]:
     """Every course under ``paths`` (each a course folder or a folder of course folders; None
     means ``default_paths()``), and every problem found, in folder order."""

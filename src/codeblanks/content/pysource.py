@@ -7,6 +7,7 @@ import io
 import threading
 import tokenize
 import warnings
+from typing import Literal, overload
 
 # CPython 3.11 keeps the AST builder's recursion count per interpreter, not per thread: two
 # threads that build trees at once (the web process grades in several) can make either fail
@@ -16,7 +17,11 @@ import warnings
 _AST_LOCK = threading.Lock()
 
 
-def parse_tree(source: str, mode: str = "exec") -> ast.AST:
+@overload
+def parse_tree(source: str, mode: Literal["exec"] = "exec") -> ast.Module: ...
+@overload
+def parse_tree(source: str, mode: Literal["eval"]) -> ast.Expression: ...
+def parse_tree(source: str, mode: Literal["exec", "eval"] = "exec") -> ast.Module | ast.Expression:
     """``ast.parse``, one thread at a time (see ``_AST_LOCK``); raises as ``ast.parse`` does.
 
     The standard library also builds trees of its own outside this lock (``traceback`` does,
@@ -24,7 +29,9 @@ def parse_tree(source: str, mode: str = "exec") -> ast.AST:
     for attempt in range(3):
         try:
             with _AST_LOCK:
-                return ast.parse(source, mode=mode)
+                tree = ast.parse(source, mode=mode)
+                assert isinstance(tree, ast.Module | ast.Expression)
+                return tree
         except SystemError as error:
             if "recursion depth mismatch" not in str(error) or attempt == 2:
                 raise
@@ -37,7 +44,15 @@ def literal_value(text: str) -> object:
     return ast.literal_eval(parse_tree(text.lstrip(" \t"), mode="eval"))
 
 
-def parse(source: str, mode: str = "exec") -> tuple[ast.AST | None, str, int | None]:
+@overload
+def parse(
+    source: str, mode: Literal["exec"] = "exec"
+) -> tuple[ast.Module | None, str, int | None]: ...
+@overload
+def parse(source: str, mode: Literal["eval"]) -> tuple[ast.Expression | None, str, int | None]: ...
+def parse(
+    source: str, mode: Literal["exec", "eval"] = "exec"
+) -> tuple[ast.Module | ast.Expression | None, str, int | None]:
     """``(tree, "", None)``, or ``(None, reason, line)`` when ``source`` does not parse."""
     try:
         with warnings.catch_warnings():

@@ -77,6 +77,7 @@ def _read_one(table: Table, variants_before: int) -> Question | None:
     prompt = table.text("prompt")
     explanation = table.text("explanation")
     hints = table.hints()
+    question: Question | None
     if kind == "choice":
         question = _choice(table, qid, prompt, explanation)
     elif kind == "blank":

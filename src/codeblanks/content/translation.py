@@ -25,6 +25,7 @@ from codeblanks.content.heatmaps import heatmap_problems
 from codeblanks.content.model import (
     BlankQuestion,
     ChoiceQuestion,
+    FunctionTests,
     Lesson,
     MatchQuestion,
     Mistake,
@@ -73,7 +74,13 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
     rule_texts = _same_count(grading, "rules", grading.texts("rules"), spec.rules, "rule texts")
     mistakes = _read_mistakes(grading, original, folder, problems)
     tests = _read_test_titles(root, original)
-    if len(problems) != before or None in (explanation, task, questions, mistakes):
+    if (
+        len(problems) != before
+        or explanation is None
+        or task is None
+        or questions is None
+        or mistakes is None
+    ):
         return None
     ex = original.exercise
     variants = tuple(replace(v, name=n) for v, n in zip(spec.variants, names, strict=False))
@@ -112,7 +119,9 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
     return lesson
 
 
-def _same_count(table: Table, key: str, got: tuple, original: tuple, what: str) -> tuple:
+def _same_count(
+    table: Table, key: str, got: tuple[str, ...], original: tuple[object, ...], what: str
+) -> tuple[str, ...]:
     """``got`` when it has as many items as the original's, else () after reporting it."""
     if len(got) != len(original):
         table.report(
@@ -141,16 +150,16 @@ def _read_mistakes(
             given[file] = table
     mistakes = []
     for mistake in original.exercise.grading.mistakes:
-        table = given.get(mistake.file)
-        if table is None:
+        found = given.get(mistake.file)
+        if found is None:
             grading.report(
                 "content.E100", None, f"no [[grading.mistakes]] translates {mistake.file!r}"
             )
             continue
-        message = table.text("message")
-        nudge = table.text("nudge", required=bool(mistake.nudge))
+        message = found.text("message")
+        nudge = found.text("nudge", required=bool(mistake.nudge))
         if nudge and not mistake.nudge:
-            table.report("content.E101", "nudge", f"{mistake.file!r} has no nudge in the original")
+            found.report("content.E101", "nudge", f"{mistake.file!r} has no nudge in the original")
         path, code = mistake.path, mistake.code
         translated = inside(folder, mistake.file)
         if translated is not None and translated.exists():
@@ -159,7 +168,7 @@ def _read_mistakes(
     return tuple(mistakes) if len(problems) == before else None
 
 
-def _read_test_titles(root: Table, original: Lesson):
+def _read_test_titles(root: Table, original: Lesson) -> FunctionTests | None:
     """A function exercise's tests, each with its translated title (``[tests]``)."""
     suite = original.exercise.tests
     table = root.table("tests")

@@ -14,7 +14,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from codeblanks.content.model import Lesson, Variant
+from codeblanks.content.model import BlankQuestion, Lesson, Variant
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.counting import counted, counting_values
 from codeblanks.grading.functests import with_tests
@@ -62,6 +62,8 @@ def find_assignments(tree: ast.Module, names: tuple[str, ...]) -> dict[str, ast.
             targets, value = node.targets, node.value
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
             targets, value = [node.target], node.value
+        if value is None:
+            continue
         for target in targets:
             if isinstance(target, ast.Name) and target.id in names and target.id not in found:
                 found[target.id] = value
@@ -104,11 +106,12 @@ def substitute(
     spans = []
     for name, node in found.items():
         start = starts[node.lineno - 1] + node.col_offset
-        end = starts[node.end_lineno - 1] + node.end_col_offset
+        end_line = node.end_lineno or node.lineno  # set on every node the parser makes
+        end = starts[end_line - 1] + (node.end_col_offset or 0)
         expr = " ".join(values[name].split("\n"))
         # Inside the call's brackets the line breaks are free: the learner's lines keep their
         # numbers in every case.
-        pad = "\n" * (node.end_lineno - node.lineno)
+        pad = "\n" * (end_line - node.lineno)
         spans.append((start, end, f'(lambda np: ({expr}))(__import__("numpy"){pad})'.encode()))
     for start, end, text in sorted(spans, reverse=True):
         raw = raw[:start] + text + raw[end:]
@@ -169,7 +172,7 @@ def programs_for(lesson: Lesson, code: str = "") -> int:
     return 1 + variants + reading
 
 
-def programs_for_blank(question) -> int:
+def programs_for_blank(question: BlankQuestion) -> int:
     """The programs of the learner's that one answer to a blank question runs: one, and for a
     value blank one more per variant setup (its answer is checked under each)."""
     return 1 + (len(question.variants) if question.check == "value" else 0)

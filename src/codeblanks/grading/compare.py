@@ -100,7 +100,9 @@ def _words(skeleton: list[str]) -> str:
     return _FORMATTING.sub("", "".join(skeleton))
 
 
-def _numbers_within(got: list[float], expected: list[float], rtol: float, atol: float):
+def _numbers_within(
+    got: list[float], expected: list[float], rtol: float, atol: float
+) -> OutputMatch:
     for i, (a, b) in enumerate(zip(got, expected, strict=True)):
         if not close(a, b, rtol, atol):
             return OutputMatch(

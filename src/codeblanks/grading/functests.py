@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from codeblanks.content.model import FunctionTest, Lesson
 from codeblanks.content.pysource import literal_value
-from codeblanks.grading.pyvalues import Rules, Unreadable, difference, read
+from codeblanks.grading.pyvalues import Rules, Unreadable, difference, json_text, read
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 from codeblanks.sandbox import RunResult
@@ -69,7 +69,7 @@ def outcomes(run: RunResult) -> list[Outcome] | None:
     if not isinstance(raw, str):
         return None
     try:
-        data = json.loads(literal_value(raw))
+        data = json.loads(json_text(literal_value(raw)))
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     if not isinstance(data, list):

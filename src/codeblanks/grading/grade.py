@@ -159,8 +159,7 @@ async def agrade_runs(
     After a variant, only a costly failure (time, memory, output) ends the grade: an error is
     cheap, and an anticipated mistake is recognised on every case."""
     values = lesson.exercise.grading.values
-    how = {"gate": gate, "patient": patient, "client": client}
-    cases: list = []
+    cases: list[Case] = []
     missing = None
 
     async def learner() -> dict[str, RunResult]:
@@ -170,7 +169,16 @@ async def agrade_runs(
         except TimeoutError:
             log.warning("reading a program of %d characters took over %g s", len(code), READ_S)
             return {VISIBLE: RunResult(SANDBOX_ERROR)}
-        return await run_cases(sandbox, lesson, cases, values, stop=_learner_stop, **how)
+        return await run_cases(
+            sandbox,
+            lesson,
+            cases,
+            values,
+            stop=_learner_stop,
+            gate=gate,
+            patient=patient,
+            client=client,
+        )
 
     runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
     failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
@@ -181,7 +189,9 @@ async def agrade_runs(
         line = error_line(runs[failed[0].name].stderr, lesson.exercise.filename)
         extra = await asyncio.to_thread(matmul_operands, code, line)
     if failed and extra:
-        again = await run_cases(sandbox, lesson, failed, values + extra, **how)
+        again = await run_cases(
+            sandbox, lesson, failed, values + extra, gate=gate, patient=patient, client=client
+        )
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
     return runs, ref, missing.message() if missing else None
 
@@ -214,6 +224,17 @@ def _failure_message(run: RunResult, lesson: Lesson) -> str:
     return run_failure(run, limits_for(lesson))
 
 
+@dataclass(frozen=True)
+class _Judging:
+    """What every step of judging one program reads: the lesson, the program, its runs (by
+    case, in order) and the reference."""
+
+    lesson: Lesson
+    code: str
+    runs: dict[str, RunResult]
+    ref: Reference
+
+
 def judge(
     lesson: Lesson,
     code: str,
@@ -221,143 +242,166 @@ def judge(
     ref: Reference,
     missing: str | None,
 ) -> Grade:
-    spec = lesson.exercise.grading
-    ex = lesson.exercise
-    vis = runs[VISIBLE]
-    names = tuple(runs)
-    variants = {v.name: v for v in spec.variants}
-
-    def result(verdict, case, feedback, diff=(), line=None, stderr=None, mistake=None) -> Grade:
-        return Grade(
-            verdict,
-            vis.stdout,
-            vis.stderr if stderr is None else stderr,
-            ex.expected_output,
-            tuple(feedback),
-            case,
-            vis.duration_ms,
-            tuple(diff),
-            line,
-            names,
-            mistake=None if mistake is None else mistake_id(lesson, mistake),
-            more=mistake.message if mistake is not None and mistake.nudge else "",
-            arrays=_wrong_arrays(lesson, runs, ref, verdict, case),
-        )
-
+    """The Grade of a program that ran: the first case that fails (the visible one, then the
+    variants in the lesson's order) decides it, then the rules the task states."""
+    j = _Judging(lesson, code, runs, ref)
     # The platform failed somewhere: say so and judge nothing.
     for name, run in runs.items():
         if run.verdict in PLATFORM_FAILURES:
-            return result(run.verdict, name, [_failure_message(run, lesson)])
+            return graded(j, run.verdict, name, [_failure_message(run, lesson)])
     if (failed := ref.platform_failure) is not None:
-        return result(failed.verdict, None, [_failure_message(failed, lesson)])
-
-    def case_intro(name: str) -> str:
-        v = variants.get(name)
-        if v:
-            return _(
-                "Your program gives the expected result on the visible data, but not on the "
-                "hidden case “{case}” ({data})."
-            ).format(case=name, data=describe(v))
-        return _(
-            "Your program gives the expected result on the visible data, but not on the hidden "
-            "case “{case}”."
-        ).format(case=name)
-
-    def failed_run(name: str, run: RunResult) -> Grade:
-        feedback = [] if name == VISIBLE else [case_intro(name)]
-        blanks = blank_lines(code, BLANK)
-        if blanks and run.verdict == ERROR:
-            # The starter's blank is still there: that, not the NameError it causes, is the news.
-            feedback.append(
-                _(
-                    "Fill in the blank (`{blank}`) on line {line}: replace it with your code."
-                ).format(blank=BLANK, line=blanks[0])
-            )
-            stderr = friendly(run.stderr, code, ex.filename, run.values).text
-            return result(run.verdict, name, feedback, line=blanks[0], stderr=stderr)
-        feedback.append(_failure_message(run, lesson))
-        line, stderr = None, None
-        if run.stderr:
-            err = friendly(run.stderr, code, ex.filename, run.values)
-            feedback += list(err.explanation)
-            line = err.line
-            if name == VISIBLE:
-                stderr = err.text
-            elif err.error_type:
-                last = f"{err.error_type}: {err.message}" if err.message else err.error_type
-                feedback.append(last)
-        return incorrect_with_mistake(run.verdict, name, feedback, line=line, stderr=stderr)
-
-    def incorrect_with_mistake(verdict, name, feedback, diff=(), line=None, stderr=None) -> Grade:
-        # Compared on the cases the learner's program was run on (only the visible one when it
-        # failed there) where the solution itself runs.
-        valid = {n for n, r in ref.solution.items() if r.ok and n in runs}
-        mistake = matching_mistake(lesson, runs, ref.mistakes, valid)
-        if mistake is not None:
-            feedback = [mistake.nudge or mistake.message, *feedback]
-        elif (
-            verdict == INCORRECT
-            and ex.output_graded
-            and (constant := _constant_output(runs, ref, spec.inputs))
-        ):
-            feedback = [constant, *feedback]
-        return result(verdict, name, feedback, diff, line, stderr, mistake)
-
-    # The visible case: its output, then its values.
-    if not vis.ok:
-        return failed_run(VISIBLE, vis)
-    numbers = spec.output == "numbers"
-
-    def output_match(got: str, expected: str) -> OutputMatch:
-        if not ex.output_graded:  # a function exercise without expected.txt: prints are shown
-            return OutputMatch(True)
-        return compare_output(got, expected, spec.rtol, spec.atol, numbers=numbers)
-
-    match = output_match(vis.stdout, ref.expected[VISIBLE])
-    sol_vis = ref.solution.get(VISIBLE)
-    problems = []
-    if spec.values and sol_vis is not None and sol_vis.ok:
-        # When the printout is right, a guess at the cause of a value's difference would
-        # mislead: say only what differs, and that the printout hides it.
-        rules = value_rules(spec)
-        problems = compare_values(
-            vis.values, sol_vis.values, spec.values, **rules, hints=not match.equal
-        )
-        if match.equal and problems:
-            problems.insert(0, printed_right())
-    if sol_vis is not None and sol_vis.ok:
-        problems += judge_tests(lesson, vis, sol_vis)
-    if not match.equal:
-        diff = line_diff(vis.stdout, ref.expected[VISIBLE])
-        return incorrect_with_mistake(INCORRECT, VISIBLE, [match.reason, *problems], diff)
-    if problems:
-        return incorrect_with_mistake(INCORRECT, VISIBLE, problems)
+        return graded(j, failed.verdict, None, [_failure_message(failed, lesson)])
+    if (found := judge_case(j, VISIBLE, runs[VISIBLE], ref.solution.get(VISIBLE))) is not None:
+        return found
     if missing:
-        return result(INCORRECT, VISIBLE, [missing])
-
-    # The hidden variants, in the lesson's order.
-    for name in names:
-        if name == VISIBLE:
-            continue
-        run, sol = runs[name], ref.solution.get(name)
-        if sol is None or not sol.ok:
+        return graded(j, INCORRECT, VISIBLE, [missing])
+    for name, run in runs.items():
+        sol = ref.solution.get(name)
+        if name == VISIBLE or sol is None or not sol.ok:
             continue  # the solution fails here: the lesson's problem (`codeblanks check`)
-        if not run.ok:
-            return failed_run(name, run)
-        match = output_match(run.stdout, sol.stdout)
-        problems = compare_values(
-            run.values, sol.values, spec.values, **value_rules(spec), hints=not match.equal
-        )
-        if not match.equal:
-            diff = line_diff(run.stdout, sol.stdout)
-            feedback = [case_intro(name), match.reason, *problems]
-            return incorrect_with_mistake(INCORRECT, name, feedback, diff)
-        if problems:
-            return incorrect_with_mistake(INCORRECT, name, [case_intro(name), *problems])
+        if (found := judge_case(j, name, run, sol)) is not None:
+            return found
     # Right on every case: last, the rules the task states (what the code uses, what it does).
     if (broken := rule_break(lesson, code, runs, ref.solution)) is not None:
-        return result(INCORRECT, broken.case, [broken.message], line=broken.line)
-    return result(CORRECT, None, [])
+        return graded(j, INCORRECT, broken.case, [broken.message], line=broken.line)
+    return graded(j, CORRECT, None, [])
+
+
+def judge_case(j: _Judging, name: str, run: RunResult, solution: RunResult | None) -> Grade | None:
+    """The Grade if the program fails case ``name``: how its run ended, then its output, its
+    values and (on the visible case) its tests against the solution's. None if it passes."""
+    if not run.ok:
+        return failed_run(j, name, run)
+    spec = j.lesson.exercise.grading
+    visible = name == VISIBLE
+    # The visible case is held to the lesson's expected output, a variant to the solution's.
+    expected = j.ref.expected[VISIBLE] if visible or solution is None else solution.stdout
+    match = output_match(j.lesson, run.stdout, expected)
+    problems: list[str] = []
+    if solution is not None and solution.ok:
+        problems = compare_values(
+            run.values, solution.values, spec.values, **value_rules(spec), hints=not match.equal
+        )
+        if visible and match.equal and problems:
+            # When the printout is right, a guess at the cause of a value's difference would
+            # mislead: say only what differs, and that the printout hides it.
+            problems.insert(0, printed_right())
+        if visible:
+            problems += judge_tests(j.lesson, run, solution)
+    intro = [] if visible else [case_intro(j.lesson, name)]
+    if not match.equal:
+        diff = line_diff(run.stdout, expected)
+        return with_mistake(j, INCORRECT, name, [*intro, match.reason, *problems], diff)
+    if problems:
+        return with_mistake(j, INCORRECT, name, [*intro, *problems])
+    return None
+
+
+def graded(
+    j: _Judging,
+    verdict: str,
+    case: str | None,
+    feedback: list[str],
+    diff: list[str] | tuple[str, ...] = (),
+    line: int | None = None,
+    stderr: str | None = None,
+    mistake: Mistake | None = None,
+) -> Grade:
+    """A Grade: always the visible case's output, the feedback of the case that decided."""
+    vis = j.runs[VISIBLE]
+    return Grade(
+        verdict,
+        vis.stdout,
+        vis.stderr if stderr is None else stderr,
+        j.lesson.exercise.expected_output,
+        tuple(feedback),
+        case,
+        vis.duration_ms,
+        tuple(diff),
+        line,
+        tuple(j.runs),
+        mistake=None if mistake is None else mistake_id(j.lesson, mistake),
+        more=mistake.message if mistake is not None and mistake.nudge else "",
+        arrays=_wrong_arrays(j.lesson, j.runs, j.ref, verdict, case),
+    )
+
+
+def case_intro(lesson: Lesson, name: str) -> str:
+    """The first words about a failing hidden case: which one, and its data when it is known."""
+    v = next((v for v in lesson.exercise.grading.variants if v.name == name), None)
+    if v:
+        return _(
+            "Your program gives the expected result on the visible data, but not on the "
+            "hidden case “{case}” ({data})."
+        ).format(case=name, data=describe(v))
+    return _(
+        "Your program gives the expected result on the visible data, but not on the hidden "
+        "case “{case}”."
+    ).format(case=name)
+
+
+def output_match(lesson: Lesson, got: str, expected: str) -> OutputMatch:
+    ex, spec = lesson.exercise, lesson.exercise.grading
+    if not ex.output_graded:  # a function exercise without expected.txt: prints are shown
+        return OutputMatch(True)
+    return compare_output(got, expected, spec.rtol, spec.atol, numbers=spec.output == "numbers")
+
+
+def failed_run(j: _Judging, name: str, run: RunResult) -> Grade:
+    """Case ``name`` did not end normally: the starter's blank, or why it ended, and the error
+    explained."""
+    ex = j.lesson.exercise
+    feedback = [] if name == VISIBLE else [case_intro(j.lesson, name)]
+    blanks = blank_lines(j.code, BLANK)
+    if blanks and run.verdict == ERROR:
+        # The starter's blank is still there: that, not the NameError it causes, is the news.
+        feedback.append(
+            _("Fill in the blank (`{blank}`) on line {line}: replace it with your code.").format(
+                blank=BLANK, line=blanks[0]
+            )
+        )
+        shown = friendly(run.stderr, j.code, ex.filename, run.values).text
+        return graded(j, run.verdict, name, feedback, line=blanks[0], stderr=shown)
+    feedback.append(_failure_message(run, j.lesson))
+    line: int | None = None
+    stderr: str | None = None
+    if run.stderr:
+        err = friendly(run.stderr, j.code, ex.filename, run.values)
+        feedback += list(err.explanation)
+        line = err.line
+        if name == VISIBLE:
+            stderr = err.text
+        elif err.error_type:
+            last = f"{err.error_type}: {err.message}" if err.message else err.error_type
+            feedback.append(last)
+    return with_mistake(j, run.verdict, name, feedback, line=line, stderr=stderr)
+
+
+def with_mistake(
+    j: _Judging,
+    verdict: str,
+    name: str,
+    feedback: list[str],
+    diff: list[str] | tuple[str, ...] = (),
+    line: int | None = None,
+    stderr: str | None = None,
+) -> Grade:
+    """An incorrect Grade, led by the anticipated mistake the program behaves like (or, for
+    output that never changes with the data, by saying so)."""
+    ex, runs, ref = j.lesson.exercise, j.runs, j.ref
+    # Compared on the cases the learner's program was run on (only the visible one when it
+    # failed there) where the solution itself runs.
+    valid = {n for n, r in ref.solution.items() if r.ok and n in runs}
+    mistake = matching_mistake(j.lesson, runs, ref.mistakes, valid)
+    if mistake is not None:
+        feedback = [mistake.nudge or mistake.message, *feedback]
+    elif (
+        verdict == INCORRECT
+        and ex.output_graded
+        and (constant := _constant_output(runs, ref, ex.grading.inputs))
+    ):
+        feedback = [constant, *feedback]
+    return graded(j, verdict, name, feedback, diff, line, stderr, mistake)
 
 
 def _wrong_arrays(

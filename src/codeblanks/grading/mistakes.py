@@ -35,7 +35,7 @@ def same_behaviour(lesson: Lesson, a: RunResult, b: RunResult) -> bool:
     return _error(a.stderr, filename) == _error(b.stderr, filename)
 
 
-def _error(stderr: str, filename: str) -> tuple:
+def _error(stderr: str, filename: str) -> tuple[str | None, ...]:
     """What tells one failure from another: the exception and its message, and where in the
     learner's file it was raised -- the function, the statement and the part of it Python marks
     (``~~^~~``), written without spaces or a comment so that layout does not count, line numbers

@@ -12,6 +12,7 @@ import ast
 import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.cases import PARSE_ERRORS
@@ -65,7 +66,7 @@ class _Replace(ast.NodeTransformer):
     def __init__(self, target: ast.AST, change: Callable[[ast.AST], ast.AST | None]) -> None:
         self.target, self.change = target, change
 
-    def visit(self, node: ast.AST):
+    def visit(self, node: ast.AST) -> Any:
         if node is self.target:
             return self.change(node)
         return self.generic_visit(node)
@@ -75,6 +76,7 @@ def _drop_round(node: ast.AST) -> ast.AST:
     assert isinstance(node, ast.Call)
     if _module_call(node) and node.args:
         return node.args[0]
+    assert isinstance(node.func, ast.Attribute)
     return node.func.value  # x.round(3) -> x
 
 
@@ -99,44 +101,49 @@ def _drop_transpose(node: ast.AST) -> ast.AST:
     assert isinstance(node, ast.Call)
     if _module_call(node):
         return node.args[0]
+    assert isinstance(node.func, ast.Attribute)
     return node.func.value
 
 
-def _rules(tolerant: bool):
-    def is_round(n):
-        return (
+# A mutation: its kind, where it applies, what it does (in words), and the change it makes.
+_Mutation = tuple[str, Callable[[Any], bool], str, Callable[[Any], Any]]
+
+
+def _rules(tolerant: bool) -> list[_Mutation]:
+    def is_round(n: Any) -> bool:
+        return bool(
             not tolerant and _is_call_to(n, ("round", "around")) and (n.args or not _module_call(n))
         )
 
-    def is_matmul(n):
+    def is_matmul(n: Any) -> bool:
         return (isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult)) or (
             _is_call_to(n, ("dot", "matmul")) and _module_call(n) and len(n.args) == 2
         )
 
-    def is_axis(n):
+    def is_axis(n: Any) -> bool:
         return isinstance(n, ast.keyword) and n.arg == "axis" and _int_constant(n.value) is not None
 
-    def is_keepdims(n):
+    def is_keepdims(n: Any) -> bool:
         return isinstance(n, ast.Call) and any(
             k.arg == "keepdims" and isinstance(k.value, ast.Constant) and k.value.value is True
             for k in n.keywords
         )
 
-    def drop_keepdims(n):
+    def drop_keepdims(n: Any) -> Any:
         n.keywords = [k for k in n.keywords if k.arg != "keepdims"]
         return n
 
-    def is_transpose(n):
+    def is_transpose(n: Any) -> bool:
         if isinstance(n, ast.Attribute) and n.attr == "T" and isinstance(n.ctx, ast.Load):
             return True
         if _is_call_to(n, ("transpose",)):
             return (_module_call(n) and len(n.args) == 1) or (not _module_call(n) and not n.args)
         return False
 
-    def is_division(n):
+    def is_division(n: Any) -> bool:
         return isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div)
 
-    def is_printoptions(n):
+    def is_printoptions(n: Any) -> bool:
         return isinstance(n, ast.Expr) and _is_call_to(n.value, ("set_printoptions",))
 
     return [
@@ -166,7 +173,7 @@ def _constant_print(solution: str, tree: ast.Module, expected: str) -> str:
     computes every value exactly as the solution does, but its output ignores the data."""
 
     class NoPrint(ast.NodeTransformer):
-        def visit_Expr(self, node: ast.Expr):
+        def visit_Expr(self, node: ast.Expr) -> ast.AST:
             if _is_call_to(node.value, ("print",)):
                 return ast.Pass()
             return self.generic_visit(node)

@@ -314,10 +314,13 @@ def _address_only(value: object, encoded: bool) -> str | None:
 def _unsupported_returns(lesson: Lesson, run: RunResult | None) -> list[Problem]:
     """E001 for each test whose return value the grader cannot compare between two runs: one
     too large to hand back, or an object shown by its address (which changes from run to run)."""
-    found = outcomes(run) if run is not None and lesson.exercise.tests is not None else None
-    by_name = {o.name: o for o in found or ()}
+    tests = lesson.exercise.tests
+    found = outcomes(run) if run is not None and tests is not None else None
+    if run is None or tests is None or not found:
+        return []
+    by_name = {o.name: o for o in found}
     problems = []
-    for index, test in enumerate(lesson.exercise.tests.tests if found else ()):
+    for index, test in enumerate(tests.tests):
         outcome = by_name.get(test.name)
         if outcome is None or not outcome.returned:
             continue

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,7 @@ class Thing:
 
     kind: str
     type: str
-    items: tuple = ()
+    items: tuple[Any, ...] = ()
     more: bool = False  # an iterator that yielded more than ITEMS values
     text: str = ""
 
@@ -73,9 +74,16 @@ def read(raw: Any, encoded: bool) -> Any:
     if not isinstance(raw, str):
         raise Unreadable
     try:
-        return _node(json.loads(literal_value(raw)))
+        return _node(json.loads(json_text(literal_value(raw))))
     except (ValueError, SyntaxError, TypeError, KeyError, MemoryError, RecursionError) as error:
         raise Unreadable from error
+
+
+def json_text(value: object) -> str | bytes | bytearray:
+    """The text ``json.loads`` reads; TypeError for any other value, as ``json.loads`` does."""
+    if not isinstance(value, str | bytes | bytearray):
+        raise TypeError("not JSON text")
+    return value
 
 
 _SCALARS = {int, float, str, bool, type(None)}
@@ -90,7 +98,8 @@ def _node(data: Any) -> Any:
         return [_node(d) for d in data]
     if not isinstance(data, dict):
         raise TypeError("not JSON data")
-    kind, value = data["$"], data.get("v")
+    kind: Any = data["$"]
+    value: Any = data.get("v")
     name = data.get("t")
     if name is not None and not isinstance(name, str):
         raise TypeError("a type's name is text")
@@ -157,10 +166,11 @@ def _family(value: Any) -> str:
         return "list"
     if isinstance(value, np.ndarray):
         return "number" if value.ndim == 0 else "array"
-    return value.kind
+    kind: str = value.kind
+    return kind
 
 
-def _sequence(value: Any) -> tuple | None:
+def _sequence(value: Any) -> tuple[Any, ...] | None:
     if isinstance(value, list):
         return tuple(value)
     if isinstance(value, Thing) and value.kind in ("list", "tuple", "iter"):
@@ -241,7 +251,7 @@ def _write(value: Any, out: list[str], left: list[int]) -> None:
         out.append(text)
         left[0] -= len(text)
 
-    def many(items, opening: str, closing: str, pairs: bool = False) -> None:
+    def many(items: Iterable[Any], opening: str, closing: str, pairs: bool = False) -> None:
         put(opening)
         for i, item in enumerate(items):
             if left[0] <= 0:
@@ -317,11 +327,11 @@ def difference(got: Any, expected: Any, rules: Rules) -> str | None:
     return _diff(got, expected, "", rules)
 
 
-def _items(value: Any) -> tuple:
+def _items(value: Any) -> tuple[Any, ...]:
     return tuple(value) if isinstance(value, list) else value.items
 
 
-def _typed(got: Any, expected: Any, name: str) -> dict:
+def _typed(got: Any, expected: Any, name: str) -> dict[str, str]:
     return {
         "name": name,
         "got": show(got),
@@ -397,7 +407,14 @@ def _numbers(got: Any, expected: Any, name: str, rules: Rules) -> str | None:
     return None if same else _is_not(name, got, expected)
 
 
-def _sequences(got, expected, mine: tuple, theirs: tuple, path: str, rules: Rules) -> str | None:
+def _sequences(
+    got: Any,
+    expected: Any,
+    mine: tuple[Any, ...],
+    theirs: tuple[Any, ...],
+    path: str,
+    rules: Rules,
+) -> str | None:
     name = _name(path)
     if endless := _endless(got, expected, path):
         return endless
@@ -483,7 +500,9 @@ def _count(n: int) -> str:
     return f"{n:,}"
 
 
-def _collection(mine: tuple, theirs: tuple, path: str, rules: Rules) -> str | None:
+def _collection(
+    mine: tuple[Any, ...], theirs: tuple[Any, ...], path: str, rules: Rules
+) -> str | None:
     """Two collections compared in any order: every expected item paired with one of ``mine``
     (equal keys first, then within the tolerance)."""
     name = _name(path)
@@ -523,8 +542,9 @@ def _collection(mine: tuple, theirs: tuple, path: str, rules: Rules) -> str | No
     return text
 
 
-def _pick(values: tuple, keys: list, wanted: Counter) -> list:
-    left, picked = Counter(wanted), []
+def _pick(values: tuple[Any, ...], keys: list[Any], wanted: Counter[Any]) -> list[Any]:
+    left = Counter(wanted)
+    picked: list[Any] = []
     for value, k in zip(values, keys, strict=True):
         if left[k] > 0:
             left[k] -= 1

@@ -62,7 +62,8 @@ def _uses(tree: ast.Module, lines: list[str], construct: str) -> list[tuple[int,
     """Where ``tree`` uses ``construct``: (line, the text of that line), in order."""
     found = []
     for node in ast.walk(tree):
-        if _matches(node, construct):
+        # Every construct is a statement or an expression: each has a line.
+        if isinstance(node, ast.stmt | ast.expr) and _matches(node, construct):
             line = node.lineno
             found.append((line, lines[line - 1].strip() if line <= len(lines) else ""))
     return sorted(set(found))

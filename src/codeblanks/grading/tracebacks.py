@@ -15,6 +15,7 @@ import builtins
 import difflib
 import keyword
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,8 +116,8 @@ def friendly(
     mine = [f for f in frames if _same_file(f.file, filename)]
     out = [_HEADER] if mine else []
     for f in mine:
-        where = f'  File "{filename}", line {f.line or "?"}' + (f", in {f.func}" if f.func else "")
-        out.append(where)
+        frame = f'  File "{filename}", line {f.line or "?"}' + (f", in {f.func}" if f.func else "")
+        out.append(frame)
         if f.extra:
             out += list(f.extra)
         elif f.line and 0 < f.line <= len(source) and source[f.line - 1].strip():
@@ -128,7 +129,7 @@ def friendly(
     line = last.line if last else None
     where = f"{filename}, line {line}" if line else None
     located = []
-    if where:
+    if line:
         src = source[line - 1].strip() if 0 < line <= len(source) else ""
         if src:
             located.append(
@@ -146,79 +147,118 @@ def friendly(
 def _explain(
     etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
 ) -> list[str]:
-    if etype == "NameError":
-        m = re.match(r"name '(\w+)' is not defined", msg)
-        if m:
-            name = m.group(1)
-            text = _(
-                "`{name}` is not defined at that point: it is misspelt, or used before the line "
-                "that gives it a value."
-            ).format(name=name)
-            guess = _did_you_mean(name, code)
-            if guess:
-                text += " " + _("Did you mean `{guess}`?").format(guess=guess)
-            elif name == "np":
-                text += " " + _("Add `import numpy as np` at the top.")
-            return [text]
-    if etype == "ValueError" and msg.startswith("matmul:"):
+    """What the error means in plain words: the first explainer that knows it, or nothing."""
+    for explainer in _EXPLAINERS:
+        found = explainer(etype, msg, code, line, values)
+        if found is not None:
+            return found
+    return []
+
+
+def _name_error(
+    etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
+) -> list[str] | None:
+    m = re.match(r"name '(\w+)' is not defined", msg) if etype == "NameError" else None
+    if not m:
+        return None
+    name = m.group(1)
+    text = _(
+        "`{name}` is not defined at that point: it is misspelt, or used before the line "
+        "that gives it a value."
+    ).format(name=name)
+    guess = _did_you_mean(name, code)
+    if guess:
+        text += " " + _("Did you mean `{guess}`?").format(guess=guess)
+    elif name == "np":
+        text += " " + _("Add `import numpy as np` at the top.")
+    return [text]
+
+
+def _shape_error(
+    etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
+) -> list[str] | None:
+    """NumPy's ValueErrors about shapes: ``@``, ``dot`` and broadcasting."""
+    if etype != "ValueError":
+        return None
+    if msg.startswith("matmul:"):
         return [_matmul(msg, code, line, values)]
-    if etype == "ValueError" and "not aligned" in msg:
-        m = re.search(r"shapes (\([\d, ]*\)) and (\([\d, ]*\)) not aligned", msg)
-        if m:
-            return [
-                _(
-                    "The shapes {left} and {right} do not align: a matrix product needs the last "
-                    "axis of the left array to be as long as the first axis of the right."
-                ).format(left=m.group(1), right=m.group(2))
-            ]
-    if etype == "ValueError" and "could not be broadcast" in msg:
-        shapes = re.findall(r"\([\d, ]*\)", msg)
-        if not shapes:
-            return [
-                _(
-                    "These arrays cannot be combined element by element: NumPy lines their axes "
-                    "up from the right and each pair must be equal or 1. A sum or max without "
-                    "`keepdims=True` often causes this."
-                )
-            ]
-        listed = shapes[0]
-        for shape in shapes[1:]:
-            listed = _("{first} and {second}").format(first=listed, second=shape)
+    m = re.search(r"shapes (\([\d, ]*\)) and (\([\d, ]*\)) not aligned", msg)
+    if "not aligned" in msg and m:
         return [
             _(
-                "These arrays cannot be combined element by element (shapes {shapes}): NumPy "
-                "lines their axes up from the right and each pair must be equal or 1. A sum or "
-                "max without `keepdims=True` often causes this."
-            ).format(shapes=listed)
+                "The shapes {left} and {right} do not align: a matrix product needs the last "
+                "axis of the left array to be as long as the first axis of the right."
+            ).format(left=m.group(1), right=m.group(2))
         ]
-    if etype == "AxisError" or "AxisError" in etype:
-        m = re.search(r"axis (-?\d+) is out of bounds for array of dimension (\d+)", msg)
-        axis, ndim = (_number(m.group(1)), _number(m.group(2))) if m else (None, None)
-        if axis is not None and ndim is not None:
-            return [
-                ngettext(
-                    "There is no axis {axis}: the array has {ndim} axis, numbered 0 to {last} "
-                    "(or -1 for the last one).",
-                    "There is no axis {axis}: the array has {ndim} axes, numbered 0 to {last} "
-                    "(or -1 for the last one).",
-                    ndim,
-                ).format(axis=axis, ndim=ndim, last=ndim - 1)
-            ]
-    if etype == "IndexError":
-        m = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
-        if m and None not in (_number(m.group(1)), _number(m.group(2)), _number(m.group(3))):
-            size = int(m.group(3))
-            return [
-                ngettext(
-                    "Index {index} does not exist along axis {axis}, which has only {size} entry "
-                    "(numbered 0 to {last}).",
-                    "Index {index} does not exist along axis {axis}, which has only {size} "
-                    "entries (numbered 0 to {last}).",
-                    size,
-                ).format(index=m.group(1), axis=m.group(2), size=m.group(3), last=size - 1)
-            ]
-        if "tuple index out of range" in msg:
-            return [_("A `.shape[...]` or tuple index asks for an axis the value does not have.")]
+    if "could not be broadcast" not in msg:
+        return None
+    shapes = re.findall(r"\([\d, ]*\)", msg)
+    if not shapes:
+        return [
+            _(
+                "These arrays cannot be combined element by element: NumPy lines their axes "
+                "up from the right and each pair must be equal or 1. A sum or max without "
+                "`keepdims=True` often causes this."
+            )
+        ]
+    listed = shapes[0]
+    for shape in shapes[1:]:
+        listed = _("{first} and {second}").format(first=listed, second=shape)
+    return [
+        _(
+            "These arrays cannot be combined element by element (shapes {shapes}): NumPy "
+            "lines their axes up from the right and each pair must be equal or 1. A sum or "
+            "max without `keepdims=True` often causes this."
+        ).format(shapes=listed)
+    ]
+
+
+def _axis_error(
+    etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
+) -> list[str] | None:
+    if "AxisError" not in etype:
+        return None
+    m = re.search(r"axis (-?\d+) is out of bounds for array of dimension (\d+)", msg)
+    axis, ndim = (_number(m.group(1)), _number(m.group(2))) if m else (None, None)
+    if axis is None or ndim is None:
+        return None
+    return [
+        ngettext(
+            "There is no axis {axis}: the array has {ndim} axis, numbered 0 to {last} "
+            "(or -1 for the last one).",
+            "There is no axis {axis}: the array has {ndim} axes, numbered 0 to {last} "
+            "(or -1 for the last one).",
+            ndim,
+        ).format(axis=axis, ndim=ndim, last=ndim - 1)
+    ]
+
+
+def _index_error(
+    etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
+) -> list[str] | None:
+    if etype != "IndexError":
+        return None
+    m = re.search(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", msg)
+    if m and None not in (_number(m.group(1)), _number(m.group(2)), _number(m.group(3))):
+        size = int(m.group(3))
+        return [
+            ngettext(
+                "Index {index} does not exist along axis {axis}, which has only {size} entry "
+                "(numbered 0 to {last}).",
+                "Index {index} does not exist along axis {axis}, which has only {size} "
+                "entries (numbered 0 to {last}).",
+                size,
+            ).format(index=m.group(1), axis=m.group(2), size=m.group(3), last=size - 1)
+        ]
+    if "tuple index out of range" in msg:
+        return [_("A `.shape[...]` or tuple index asks for an axis the value does not have.")]
+    return None
+
+
+def _other_error(
+    etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
+) -> list[str] | None:
+    """The kinds that need one sentence each."""
     if etype in ("SyntaxError", "IndentationError", "TabError"):
         return [
             _(
@@ -237,7 +277,18 @@ def _explain(
                 "that shadows a function's name?"
             )
         ]
-    return []
+    return None
+
+
+_Explainer = Callable[[str, str, str, int | None, dict[str, Any] | None], list[str] | None]
+# In this order: the first that knows the error explains it.
+_EXPLAINERS: tuple[_Explainer, ...] = (
+    _name_error,
+    _shape_error,
+    _axis_error,
+    _index_error,
+    _other_error,
+)
 
 
 def _names_in(code: str) -> set[str]:

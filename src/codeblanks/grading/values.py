@@ -9,6 +9,7 @@ in the current language (``codeblanks.i18n``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -92,45 +93,11 @@ def describe_difference(
         ]
     got, expected = np.asarray(got), np.asarray(expected)
     if got.shape != expected.shape:
-        shapes = {"name": who, "got": _shape(got.shape), "expected": _shape(expected.shape)}
-        if got.ndim == expected.ndim and got.shape[::-1] == expected.shape:
-            msg = _(
-                "{name} has shape {got}, but shape {expected} is expected — the same axes in "
-                "reverse order: is it transposed?"
-            )
-        elif got.ndim == expected.ndim - 1 and 1 in expected.shape:
-            msg = _(
-                "{name} has shape {got}, but shape {expected} is expected — an axis went "
-                "missing: did a sum or max lose `keepdims=True`?"
-            )
-        elif got.ndim == 0:
-            msg = _(
-                "{name} is a single number ({value}), but an array of shape {expected} is expected."
-            )
-            shapes["value"] = _brief(got)
-        elif expected.ndim == 0:
-            msg = _("{name} is an array of shape {got}, but a single number ({value}) is expected.")
-            shapes["value"] = _brief(expected)
-        elif got.size == expected.size:
-            msg = _(
-                "{name} has shape {got}, but shape {expected} is expected — the right number "
-                "of elements in another arrangement."
-            )
-        else:
-            msg = _("{name} has shape {got}, but shape {expected} is expected.")
-        return [msg.format(**shapes)]
+        return [_shape_difference(who, got, expected)]
+    kind = _kind_difference(who, got, expected, exact_dtype)
+    if kind is not None:
+        return [kind]
     gk, ek = got.dtype.kind, expected.dtype.kind
-    numeric = "iuf"
-    kinds = {"name": who, "got": str(got.dtype), "expected": str(expected.dtype)}
-    if gk != ek and not (gk in numeric and ek in numeric):
-        return [_("{name} holds {got} values, but {expected} values are expected.").format(**kinds)]
-    if exact_dtype and gk == ek == "f" and got.dtype != expected.dtype:
-        return [
-            _(
-                "{name} holds {got} values, but {expected} values are expected: "
-                "this task asks for that precision."
-            ).format(**kinds)
-        ]
     rtol, atol = _tolerance(rtol, atol, *(() if exact_dtype else (got, expected)))
     shape = _shape(got.shape)
     if ek == "b" or gk == "b":
@@ -162,6 +129,54 @@ def describe_difference(
         return [_hint(who, got, expected, rtol, atol, axis if hints else None, hints)]
     except (ValueError, TypeError, IndexError, ArithmeticError):
         return [differ.format(name=who, shape=shape)]
+
+
+def _shape_difference(who: str, got: np.ndarray, expected: np.ndarray) -> str:
+    """The sentence for a value of the wrong shape, with a guess at why when the shapes hint."""
+    shapes = {"name": who, "got": _shape(got.shape), "expected": _shape(expected.shape)}
+    if got.ndim == expected.ndim and got.shape[::-1] == expected.shape:
+        msg = _(
+            "{name} has shape {got}, but shape {expected} is expected — the same axes in "
+            "reverse order: is it transposed?"
+        )
+    elif got.ndim == expected.ndim - 1 and 1 in expected.shape:
+        msg = _(
+            "{name} has shape {got}, but shape {expected} is expected — an axis went "
+            "missing: did a sum or max lose `keepdims=True`?"
+        )
+    elif got.ndim == 0:
+        msg = _(
+            "{name} is a single number ({value}), but an array of shape {expected} is expected."
+        )
+        shapes["value"] = _brief(got)
+    elif expected.ndim == 0:
+        msg = _("{name} is an array of shape {got}, but a single number ({value}) is expected.")
+        shapes["value"] = _brief(expected)
+    elif got.size == expected.size:
+        msg = _(
+            "{name} has shape {got}, but shape {expected} is expected — the right number "
+            "of elements in another arrangement."
+        )
+    else:
+        msg = _("{name} has shape {got}, but shape {expected} is expected.")
+    return msg.format(**shapes)
+
+
+def _kind_difference(
+    who: str, got: np.ndarray, expected: np.ndarray, exact_dtype: bool
+) -> str | None:
+    """The sentence for values of the wrong kind (or, when the task asks, precision)."""
+    gk, ek = got.dtype.kind, expected.dtype.kind
+    numeric = "iuf"
+    kinds = {"name": who, "got": str(got.dtype), "expected": str(expected.dtype)}
+    if gk != ek and not (gk in numeric and ek in numeric):
+        return _("{name} holds {got} values, but {expected} values are expected.").format(**kinds)
+    if exact_dtype and gk == ek == "f" and got.dtype != expected.dtype:
+        return _(
+            "{name} holds {got} values, but {expected} values are expected: "
+            "this task asks for that precision."
+        ).format(**kinds)
+    return None
 
 
 def _allclose(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> bool:
@@ -198,7 +213,7 @@ def _hint(
     only where the data shows it (a distribution the lesson declared that does not sum to 1,
     values that are the expected ones transposed or scaled)."""
 
-    def close(a, b) -> bool:
+    def close(a: np.ndarray, b: np.ndarray) -> bool:
         return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
 
     shape = _shape(got.shape)
@@ -255,7 +270,9 @@ def _first_difference(who: str, got: np.ndarray, expected: np.ndarray) -> str:
     return _at_index(who, got, expected, where)
 
 
-def _normalised_columns(got: np.ndarray, expected: np.ndarray, close) -> bool:
+def _normalised_columns(
+    got: np.ndarray, expected: np.ndarray, close: Callable[[np.ndarray, np.ndarray], bool]
+) -> bool:
     """Whether every row of ``expected`` sums to 1, every column of ``got`` does and not every
     row of ``got``: a softmax taken over the other of the last two axes."""
     if got.shape[-2] < 2 or got.shape[-1] < 2 or np.iscomplexobj(got):
@@ -293,7 +310,13 @@ def _narrow_precision(who: str, got: np.ndarray, expected: np.ndarray) -> str:
     ).format(name=who, got=str(got.dtype), expected=str(expected.dtype))
 
 
-def _distribution_hint(who: str, got: np.ndarray, expected: np.ndarray, axis: int, close) -> str:
+def _distribution_hint(
+    who: str,
+    got: np.ndarray,
+    expected: np.ndarray,
+    axis: int,
+    close: Callable[[np.ndarray, np.ndarray], bool],
+) -> str:
     """For a value declared to sum to 1 along ``axis``: where it does not (the expected value
     must itself sum to 1 there, or the declaration is not trusted)."""
     wanted = expected.sum(axis=axis)

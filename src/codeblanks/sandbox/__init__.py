@@ -7,12 +7,14 @@
 Only this package may create processes (ruff's banned-api rule guards the door).
 """
 
+from typing import Any
+
 from codeblanks.sandbox.result import VERDICTS, RunLimits, RunResult
 
 __all__ = ["VERDICTS", "RunLimits", "RunResult", "Sandbox", "SandboxUnavailable", "get_sandbox"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """The service on first use, not at import: ``codeblanks.sandbox.warm`` (the command line's
     client) must not pay for the supervisor and asyncio."""
     if name in ("Sandbox", "SandboxUnavailable", "get_sandbox"):

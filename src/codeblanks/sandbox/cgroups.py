@@ -25,7 +25,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import queue
 import re
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from codeblanks.sandbox.spare import Spare
 
 log = logging.getLogger("codeblanks.sandbox")
 
@@ -181,3 +188,37 @@ def pid_of(pidfd: int) -> int | None:
         return None
     pid = int(match.group(1)) if match else -1
     return pid if pid > 0 else None
+
+
+class Joiner:
+    """A thread of its own that moves each new spare into its uid's memory group (a move may
+    wait for an RCU grace period), then hands it to ``joined``, which says whether it is offered
+    to runs; a spare that is not (dead already, or unaccountable) is killed."""
+
+    def __init__(self, cgroups: Cgroups, joined: Callable[[Spare], bool]) -> None:
+        self.cgroups = cgroups
+        self.joined = joined
+        self.queue: queue.SimpleQueue[Spare | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._loop, name="sandbox-cgroups", daemon=True)
+        self.thread.start()
+
+    def put(self, spare: Spare) -> None:
+        self.queue.put(spare)
+
+    def _loop(self) -> None:
+        while (spare := self.queue.get()) is not None:
+            try:
+                pid = spare.pid
+                if pid is not None:
+                    group = self.cgroups.group(spare.uid)
+                    group.join(pid)
+                    spare.group = group
+            except OSError as e:
+                log.warning("a spare could not join its memory group: %s", e)
+            if not self.joined(spare):
+                spare.kill()
+                spare.close()
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join(timeout=5)

@@ -75,7 +75,7 @@ def libraries(modules: tuple[str, ...]) -> list[str]:
     name (the first on ``sys.path`` wins, as it does for imports)."""
     entries: dict[str, str] = {}
     for dist in _distributions(modules):
-        base = Path(dist.locate_file(""))
+        base = Path(str(dist.locate_file("")))
         for top in sorted({f.parts[0] for f in dist.files or () if f.parts}):
             # Not the scripts in bin/ (..), nor a __pycache__ or .pth shared by the whole folder.
             if top in ("..", "__pycache__") or top.endswith(".pth") or top.startswith(OURS):
@@ -124,7 +124,7 @@ def hidden() -> list[str]:
         os.path.realpath(p)
         for p in (sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"])
     ]
-    needed = [*stdlib, os.path.realpath(sys._base_executable)]
+    needed = [*stdlib, os.path.realpath(sys._base_executable)]  # type: ignore[attr-defined]
     result = set()
     for candidate in candidates:
         if not candidate or not os.path.isabs(candidate) or not os.path.isdir(candidate):

@@ -105,7 +105,7 @@ def _new() -> sc.SyscallFilter:
 def number(name: str) -> int | None:
     """The call's number on this machine (libseccomp's negative ones name a call this
     architecture does not have); None if neither libseccomp nor ``X86_64_NEWER`` knows it."""
-    found = sc.resolve_syscall(sc.Arch.NATIVE, name)
+    found: int = sc.resolve_syscall(sc.Arch.NATIVE, name)
     if found != -1:  # __NR_SCMP_ERROR
         return found
     if sc.system_arch() == sc.Arch.X86_64:

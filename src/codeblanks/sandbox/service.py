@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from codeblanks.sandbox.config import SandboxConfig
-from codeblanks.sandbox.outcome import stop_at_failure
+from codeblanks.sandbox.execute import stop_at_failure
 from codeblanks.sandbox.preflight import SandboxUnavailable, isolation_problem
 from codeblanks.sandbox.result import BUSY, SANDBOX_ERROR, RunLimits, RunRequest, RunResult, Stop
 from codeblanks.sandbox.scheduler import Scheduler, Ticket
@@ -144,9 +144,13 @@ class Sandbox:
         granted = loop.create_future()
         filename = request.filename
 
+        def grant_now() -> None:
+            if not granted.done():
+                granted.set_result(None)
+
         def grant(ticket: Ticket) -> None:
             try:
-                loop.call_soon_threadsafe(lambda: granted.done() or granted.set_result(None))
+                loop.call_soon_threadsafe(grant_now)
             except RuntimeError:  # the loop is closed: nobody waits for this slot any more
                 self.scheduler.finish(ticket)
 
@@ -167,7 +171,7 @@ class Sandbox:
             contextvars.copy_context().run, self._run_granted, ticket, request
         )
         # Cancelled before a worker took it: the slot must still be handed on.
-        job.add_done_callback(lambda j: j.cancelled() and self.scheduler.finish(ticket))
+        job.add_done_callback(lambda j: self.scheduler.finish(ticket) if j.cancelled() else None)
         results = await asyncio.wrap_future(job)
         return [self._told(r, filename) for r in results]
 

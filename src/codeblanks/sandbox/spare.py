@@ -9,7 +9,7 @@ import socket
 import threading
 from dataclasses import dataclass, field
 
-from codeblanks.sandbox.cgroups import RunGroup
+from codeblanks.sandbox.cgroups import RunGroup, pid_of
 
 
 @dataclass(eq=False)
@@ -28,6 +28,12 @@ class Spare:
     cpu_ms: int = 0
     zygote_died: bool = False
     group: RunGroup | None = None  # its memory group, where cgroups are available
+
+    def said_hello(self, pidfd: int) -> None:
+        """It is locked down and warm, and sent its pidfd: we kill and read it through that."""
+        self.pidfd = pidfd
+        self.pid = pid_of(pidfd)
+        self.chan.setblocking(False)
 
     def kill(self) -> None:
         """SIGKILL through the pidfd: never hits a recycled pid."""

@@ -27,12 +27,13 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 IDLE_ENV = "CODEBLANKS_WARM_IDLE_S"
 DEFAULT_IDLE_S = 300.0
 START_WAIT_S = 60.0
 MAX_MESSAGE = 64 << 20
-_started: list[subprocess.Popen] = []  # kept so that no ResourceWarning is raised for them
+_started: list[subprocess.Popen[bytes]] = []  # kept so that no ResourceWarning is raised for them
 
 
 class UnsafeFolder(Exception):
@@ -58,8 +59,8 @@ def private_dir() -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     base = Path(runtime) if runtime and os.path.isabs(runtime) else None
     # (a Unix socket's path has at most 107 bytes)
-    short = base is not None and len(str(base)) <= 64
-    folder = base / "codeblanks" if short and base.is_dir() else Path(f"/tmp/codeblanks-{uid}")
+    short = base is not None and len(str(base)) <= 64 and base.is_dir()
+    folder = base / "codeblanks" if base is not None and short else Path(f"/tmp/codeblanks-{uid}")
     with contextlib.suppress(FileExistsError):
         os.mkdir(folder, 0o700)
     info = os.lstat(folder)
@@ -74,15 +75,16 @@ def private_dir() -> Path:
 
 def _peer_uid(sock: socket.socket) -> int:
     creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    return struct.unpack("3i", creds)[1]
+    uid: int = struct.unpack("3i", creds)[1]
+    return uid
 
 
-def _send(sock: socket.socket, message: dict) -> None:
+def _send(sock: socket.socket, message: dict[str, Any]) -> None:
     data = json.dumps(message).encode()
     sock.sendall(struct.pack(">I", len(data)) + data)
 
 
-def _recv(sock: socket.socket) -> dict:
+def _recv(sock: socket.socket) -> dict[str, Any]:
     def exactly(n: int) -> bytes:
         chunks, left = [], n
         while left:
@@ -116,7 +118,7 @@ def _connect(path: Path, timeout: float | None) -> socket.socket | None:
     return sock
 
 
-def call(name: str, request: dict, server_argv: list[str]) -> dict | None:
+def call(name: str, request: dict[str, Any], server_argv: list[str]) -> dict[str, Any] | None:
     """Send ``request`` to the warm server ``name`` (a file name for its socket), starting it
     with ``server_argv`` + [socket path] if none answers; its answer, or None when there is no
     safe warm server to be had (the caller then does the work itself). UnsafeFolder when the
@@ -162,7 +164,9 @@ def _start(path: Path, server_argv: list[str]) -> socket.socket | None:
     return None
 
 
-def serve(path: str, handle: Callable[[dict], dict], idle_s: float | None = None) -> None:
+def serve(
+    path: str, handle: Callable[[dict[str, Any]], dict[str, Any]], idle_s: float | None = None
+) -> None:
     """Answer requests on ``path`` one at a time with ``handle`` until idle for ``idle_s``."""
     idle_s = idle_seconds() if idle_s is None else idle_s
     where = Path(path)

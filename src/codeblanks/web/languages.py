@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.decorators import sync_and_async_middleware
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from codeblanks import i18n
@@ -111,6 +112,7 @@ class _Speaking:
         self._django.__exit__(*exc)
 
 
+@sync_and_async_middleware
 def languages(get_response):
     """The site's middleware; after the session and authentication middleware."""
 
@@ -119,7 +121,7 @@ def languages(get_response):
 
     if iscoroutinefunction(get_response):
 
-        async def middleware(request):
+        async def amiddleware(request):
             asked = from_query(request)
             code = asked or fallback(request)
             with _Speaking(request, code):  # already, should the database fail below
@@ -134,23 +136,19 @@ def languages(get_response):
                             return finish(request, await get_response(request), chosen)
                 return finish(request, await get_response(request), code)
 
-        markcoroutinefunction(middleware)
-    else:
+        markcoroutinefunction(amiddleware)
+        return amiddleware
 
-        def middleware(request):
-            asked = from_query(request)
-            code = asked or fallback(request)
+    def middleware(request):
+        asked = from_query(request)
+        code = asked or fallback(request)
+        with _Speaking(request, code):
+            with contextlib.suppress(DatabaseError):
+                code = _from_session_and_account(request, asked) or code
             with _Speaking(request, code):
-                with contextlib.suppress(DatabaseError):
-                    code = _from_session_and_account(request, asked) or code
-                with _Speaking(request, code):
-                    return finish(request, get_response(request), code)
+                return finish(request, get_response(request), code)
 
     return middleware
-
-
-languages.sync_capable = True
-languages.async_capable = True
 
 
 def api_languages(get_response):

@@ -15,6 +15,7 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_asy
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
 from django.middleware.security import SecurityMiddleware
+from django.utils.decorators import sync_and_async_middleware
 
 CSP = "; ".join(
     [
@@ -59,6 +60,7 @@ def _finish(request, response):
     return response
 
 
+@sync_and_async_middleware
 def body_refusal(get_response):
     """Answers a request whose body ``codeblanks.web.bodies`` refused (the reason is in the
     ASGI scope) before any other middleware or view can read it."""
@@ -81,43 +83,36 @@ def body_refusal(get_response):
 
     if iscoroutinefunction(get_response):
 
-        async def middleware(request):
+        async def amiddleware(request):
             if found := refusal(request):
                 return body_refused(request, found)
             return await get_response(request)
 
-        markcoroutinefunction(middleware)
-    else:
+        markcoroutinefunction(amiddleware)
+        return amiddleware
 
-        def middleware(request):
-            if found := refusal(request):
-                return body_refused(request, found)
-            return get_response(request)
+    def middleware(request):
+        if found := refusal(request):
+            return body_refused(request, found)
+        return get_response(request)
 
     return middleware
 
 
-body_refusal.sync_capable = True
-body_refusal.async_capable = True
-
-
+@sync_and_async_middleware
 def security_headers(get_response):
     if iscoroutinefunction(get_response):
 
-        async def middleware(request):
+        async def amiddleware(request):
             return _finish(request, await get_response(request))
 
-        markcoroutinefunction(middleware)
-    else:
+        markcoroutinefunction(amiddleware)
+        return amiddleware
 
-        def middleware(request):
-            return _finish(request, get_response(request))
+    def middleware(request):
+        return _finish(request, get_response(request))
 
     return middleware
-
-
-security_headers.sync_capable = True
-security_headers.async_capable = True
 
 
 class StaticFiles:

@@ -20,6 +20,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.decorators import sync_and_async_middleware
 from django.utils.translation import gettext_lazy as _
 
 log = logging.getLogger("codeblanks.web")
@@ -94,12 +95,13 @@ def _unavailable(request):
     return response
 
 
+@sync_and_async_middleware
 def database_outage(get_response):
     """Middleware, outermost: a 500 while the database does not answer becomes ``unavailable``.
     The check costs a connection attempt, made only after a 500."""
     if iscoroutinefunction(get_response):
 
-        async def middleware(request):
+        async def amiddleware(request):
             response = await get_response(request)
             if (
                 response.status_code == 500
@@ -108,17 +110,13 @@ def database_outage(get_response):
                 return unavailable(request)
             return response
 
-        markcoroutinefunction(middleware)
-    else:
+        markcoroutinefunction(amiddleware)
+        return amiddleware
 
-        def middleware(request):
-            response = get_response(request)
-            if response.status_code == 500 and not database_answers():
-                return unavailable(request)
-            return response
+    def middleware(request):
+        response = get_response(request)
+        if response.status_code == 500 and not database_answers():
+            return unavailable(request)
+        return response
 
     return middleware
-
-
-database_outage.sync_capable = True
-database_outage.async_capable = True

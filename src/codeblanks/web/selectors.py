@@ -177,7 +177,7 @@ class LessonRow:
 
     @property
     def state_label(self) -> str:
-        return STATE_LABELS[self.state]
+        return str(STATE_LABELS[self.state])
 
     @property
     def questions_right(self) -> int:

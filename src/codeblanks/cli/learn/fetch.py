@@ -132,7 +132,7 @@ class _Connections:
         """``base`` (an HTTP or HTTPS connection) that reports its socket once connected."""
         connections = self
 
-        class Watched(base):
+        class Watched(base):  # type: ignore[valid-type, misc]  # a class chosen at run time
             def connect(self) -> None:
                 super().connect()
                 connections.add(self.sock)

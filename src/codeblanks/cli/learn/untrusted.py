@@ -125,7 +125,7 @@ LESSON = {
     "questions": ListOf(OBJECT),
 }
 QUESTION = {"id": TEXT, "kind": TEXT, "prompt": TEXT}
-QUESTION_KINDS = {
+QUESTION_KINDS: dict[str, dict[str, Any]] = {
     "choice": {"options": ListOf(TEXT)},
     "blank": {"code": TEXT},
     "match": {"terms": ListOf(TEXT), "meanings": ListOf(TEXT)},

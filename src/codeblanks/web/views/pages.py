@@ -29,7 +29,7 @@ def home(request):
 def level(request, course_id: str, level: str):
     course = selectors.course_get(course_id)
     name = selectors.level_get(course, level) if course else None
-    if name is None:
+    if course is None or name is None:
         raise Http404("No such course or level.")
     block = selectors.level_overview(learner_from_request(request), course, name)
     return render(request, "codeblanks/level.html", {"lb": block})

@@ -12,6 +12,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any
 
 from codeblanks.sandbox import demotion
 from codeblanks.sandbox.inside import wire
@@ -42,7 +43,7 @@ _NPY_MAGIC = b"\x93NUMPY"
 MAX_NPY_HEADER = 4096
 
 
-def _decode_npy(blob: bytes):
+def _decode_npy(blob: bytes) -> Any:
     """A NumPy array from ``.npy`` bytes the learner's process wrote, or None if they are not a
     plain array of numbers whose header agrees with its size. The header is read (bounded, and
     matched whole against the one form np.save writes) before anything is allocated, so a
@@ -83,8 +84,9 @@ def _decode_npy(blob: bytes):
         return None
 
 
-def _decode_values(meta: list, blobs: bytes) -> dict:
-    values, offset = {}, 0
+def _decode_values(meta: list[Any], blobs: bytes) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    offset = 0
     for name, kind, size in meta:  # typed and bounded by wire.ReportReader
         blob = blobs[offset : offset + size]
         offset += size
@@ -117,6 +119,63 @@ def stop_at_failure(index: int, result: RunResult) -> bool:
     return not result.ok
 
 
+class Streams:
+    """The child's stdout and stderr: read without blocking, each kept up to ``cap`` bytes (one
+    read past it, to know it was passed), per case."""
+
+    def __init__(self, sel: selectors.BaseSelector, out_r: int, err_r: int, cap: int) -> None:
+        self.sel, self.cap = sel, cap
+        self.bufs = {out_r: bytearray(), err_r: bytearray()}
+        for fd in self.bufs:
+            os.set_blocking(fd, False)
+            sel.register(fd, selectors.EVENT_READ)
+
+    def _read(self, fd: int) -> bytes | None:
+        """What ``fd`` holds now (at most 64 KiB): None if nothing, b"" at its end (unwatched)."""
+        try:
+            data = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return None
+        if not data:
+            self.sel.unregister(fd)
+        return data
+
+    def read(self, fd: int) -> bool:
+        """One read, as the selector said ``fd`` is readable; False if its stream passed the cap."""
+        data = self._read(fd)
+        if data:
+            self.bufs[fd] += data
+        return len(self.bufs[fd]) <= self.cap
+
+    def drain(self) -> bool:
+        """Read what the pipes hold now; False if a stream passed its cap."""
+        for fd, buf in self.bufs.items():
+            if fd not in self.sel.get_map():
+                continue
+            while len(buf) <= self.cap:
+                data = self._read(fd)
+                if not data:
+                    break
+                buf += data
+            if len(buf) > self.cap:
+                return False
+        return True
+
+    def next_case(self) -> None:
+        for fd in self.bufs:
+            self.bufs[fd] = bytearray()
+
+    def texts(self) -> tuple[str, str]:
+        """stdout and stderr as text, each cut at the cap with a note saying so."""
+
+        def text(raw: bytes) -> str:
+            s = raw[: self.cap].decode("utf-8", "replace")
+            return s + CUT_MARKER.format(self.cap // 1024) if len(raw) > self.cap else s
+
+        out, err = (bytes(b) for b in self.bufs.values())
+        return text(out), text(err)
+
+
 def execute(
     spare: Spare,
     codes: list[str],
@@ -146,10 +205,7 @@ def execute(
         # to stop absurd reservations (mappings overstate memory, NumPy reserves generously).
         lim["address_mb"] = 2 * limits.memory_mb
     request = wire.encode_request(filename, lim, list(capture), codes)
-    cap = limits.output_bytes
     start = time.perf_counter()
-    wall_s = limits.wall_s  # stretched once the child is demoted (demotion.DEMOTED_WALL)
-    deadline = start + wall_s
     alive = select.poll()
     alive.register(spare.pidfd, select.POLLIN)  # a pidfd turns readable when the process ended
     if alive.poll(0):
@@ -160,137 +216,142 @@ def execute(
         return None  # ... or just now, before it got the code
     os.close(spare.code_w)
     spare.code_w = -1
-    results: list[RunResult] = []
-    sel = selectors.DefaultSelector()
-    bufs = {spare.out_r: bytearray(), spare.err_r: bytearray()}
-    for fd in bufs:
-        os.set_blocking(fd, False)
-        sel.register(fd, selectors.EVENT_READ)
-    sel.register(spare.chan, selectors.EVENT_READ)
-    report = wire.ReportReader()
-    forced: str | None = None
-    cpu_before = 0  # the child's CPU time when the current case began (as it reported it)
-    finished = False  # the last case this child runs has reported
-    watch = spare.pid is not None and slice_ms > 0
-    check_at = start + slice_ms / 1000  # when to look at the child's CPU next (while watched)
+    return _Cases(spare, len(codes), limits, capture, stop, slice_ms, alive, start).collect()
 
-    def drain() -> bool:
-        """Read what the pipes hold now; False if a stream passed its cap."""
-        for fd in list(bufs):
-            if fd not in sel.get_map():
-                continue
-            while len(bufs[fd]) <= cap:
-                try:
-                    data = os.read(fd, 1 << 16)
-                except BlockingIOError:
-                    break
-                if not data:
-                    sel.unregister(fd)
-                    break
-                bufs[fd] += data
-            if len(bufs[fd]) > cap:
-                return False
-        return True
 
-    try:
-        while sel.get_map():
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                forced = TIMEOUT
+class _Cases:
+    """One child's cases, as they come: its streams, its report channel, the wall clock of the
+    current case, and the CPU watch that demotes it."""
+
+    def __init__(
+        self,
+        spare: Spare,
+        count: int,
+        limits: RunLimits,
+        capture: tuple[str, ...],
+        stop: Stop,
+        slice_ms: int,
+        alive: select.poll,
+        start: float,
+    ) -> None:
+        self.spare, self.count, self.limits, self.capture = spare, count, limits, capture
+        self.stop, self.slice_ms, self.alive, self.start = stop, slice_ms, alive, start
+        self.wall_s = limits.wall_s  # stretched once the child is demoted (DEMOTED_WALL)
+        self.deadline = start + self.wall_s
+        self.sel = selectors.DefaultSelector()
+        self.streams = Streams(self.sel, spare.out_r, spare.err_r, limits.output_bytes)
+        self.sel.register(spare.chan, selectors.EVENT_READ)
+        self.report = wire.ReportReader()
+        self.results: list[RunResult] = []
+        self.forced: str | None = None
+        self.cpu_before = 0  # the child's CPU time when the current case began (as reported)
+        self.finished = False  # the last case this child runs has reported
+        self.watch = spare.pid is not None and slice_ms > 0
+        self.check_at = start + slice_ms / 1000  # when to look at the child's CPU next
+
+    def collect(self) -> list[RunResult]:
+        try:
+            while self.sel.get_map() and not (self.forced or self.finished):
+                self._turn()
+        finally:
+            self.sel.close()
+        spare = self.spare
+        if self.finished:
+            spare.kill()  # it is about to exit anyway; leftover threads go too
+            return self.results
+        # Every channel is closed but no report came: the program closed them itself, or it
+        # ended. Judge it on how it ends (within its time), not by killing it now.
+        left_ms = max(0, int((self.deadline - time.perf_counter()) * 1000))
+        if self.forced is None and not self.alive.poll(left_ms):
+            self.forced = TIMEOUT
+        ms = (time.perf_counter() - self.start) * 1000
+        spare.kill()
+        self.results.append(
+            _ended(spare, self.forced, self.streams, self.limits, ms, self.deadline,
+                   self.cpu_before)
+        )  # fmt: skip
+        return self.results
+
+    def _turn(self) -> None:
+        """Wait for the next events (within the case's time) and handle them."""
+        left = self.deadline - time.perf_counter()
+        if left <= 0:
+            self.forced = TIMEOUT
+            return
+        if self.watch and time.perf_counter() >= self.check_at:
+            self._watch_cpu()
+        wait = min(left, self.check_at - time.perf_counter()) if self.watch else left
+        for key, _ in self.sel.select(wait):
+            if key.fileobj is self.spare.chan:
+                self._on_channel()
+            elif not self.streams.read(key.fd):
+                self.forced = OUTPUT_LIMIT
+            if self.forced or self.finished:
                 break
-            if watch and time.perf_counter() >= check_at:
-                used = demotion.cpu_ms(spare.pid)
-                if used is not None and used >= slice_ms and not alive.poll(0):
-                    demotion.demote(spare.pid)  # alive: its pid is not yet anyone else's
-                    watch = False
-                    wall_s = limits.wall_s * demotion.DEMOTED_WALL
-                    deadline = start + wall_s
-                check_at = time.perf_counter() + slice_ms / 2000
-            events = sel.select(min(left, check_at - time.perf_counter()) if watch else left)
-            for key, _ in events:
-                if key.fileobj is spare.chan:
-                    try:
-                        data = spare.chan.recv(1 << 16)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        data = b""
-                    if not data:
-                        sel.unregister(spare.chan)
-                        continue
-                    state = report.feed(data)
-                    if state == "garbage":
-                        forced = ERROR  # a forged or oversized report: stop the program
-                        break
-                    if state != "done":
-                        continue
-                    end = time.perf_counter()
-                    if not drain():
-                        forced = OUTPUT_LIMIT
-                        break
-                    header = report.header or {}
-                    result = _reported(header, report.blobs(), bufs, limits, capture,
-                                       (end - start) * 1000)  # fmt: skip
-                    results.append(result)
-                    cpu = header.get("cpu_ms")
-                    cpu_before = cpu if type(cpu) is int and cpu >= 0 else cpu_before
-                    more = len(results) < len(codes) and header.get("fit") is True
-                    if not more or stop(len(results) - 1, result):
-                        finished = True
-                        break
-                    # The next case: its own clock, caps and report.
-                    for fd in bufs:
-                        bufs[fd] = bytearray()
-                    report = wire.ReportReader()
-                    start = time.perf_counter()
-                    deadline = start + wall_s
-                    with contextlib.suppress(OSError):  # gone: judged below on how it ended
-                        spare.chan.sendall(wire.NEXT)
-                    continue
-                fd = key.fileobj
-                try:
-                    data = os.read(fd, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if not data:
-                    sel.unregister(fd)
-                    continue
-                bufs[fd] += data
-                if len(bufs[fd]) > cap:
-                    forced = OUTPUT_LIMIT
-                    break
-            if forced or finished:
-                break
-    finally:
-        sel.close()
-    if finished:
-        spare.kill()  # it is about to exit anyway; leftover threads go too
-        return results
-    # Every channel is closed but no report came: the program closed them itself, or it
-    # ended. Judge it on how it ends (within its time), not by killing it now.
-    left_ms = max(0, int((deadline - time.perf_counter()) * 1000))
-    if forced is None and not alive.poll(left_ms):
-        forced = TIMEOUT
-    end = time.perf_counter()
-    spare.kill()
-    results.append(_ended(spare, forced, bufs, limits, (end - start) * 1000, deadline, cpu_before))
-    return results
 
+    def _watch_cpu(self) -> None:
+        """Past its CPU slice the child is demoted (and its wall clock stretched)."""
+        pid = self.spare.pid
+        assert pid is not None
+        used = demotion.cpu_ms(pid)
+        if used is not None and used >= self.slice_ms and not self.alive.poll(0):
+            demotion.demote(pid)  # alive: its pid is not yet anyone else's
+            self.watch = False
+            self.wall_s = self.limits.wall_s * demotion.DEMOTED_WALL
+            self.deadline = self.start + self.wall_s
+        self.check_at = time.perf_counter() + self.slice_ms / 2000
 
-def _texts(bufs: dict, cap: int) -> tuple[str, str]:
-    def text(raw: bytes) -> str:
-        s = raw[:cap].decode("utf-8", "replace")
-        return s + CUT_MARKER.format(cap // 1024) if len(raw) > cap else s
-
-    out, err = (bytes(b) for b in bufs.values())
-    return text(out), text(err)
+    def _on_channel(self) -> None:
+        """Bytes of the report: at its end the case is done, and the next may start."""
+        chan = self.spare.chan
+        try:
+            data = chan.recv(1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.sel.unregister(chan)
+            return
+        state = self.report.feed(data)
+        if state == "garbage":
+            self.forced = ERROR  # a forged or oversized report: stop the program
+            return
+        if state != "done":
+            return
+        end = time.perf_counter()
+        if not self.streams.drain():
+            self.forced = OUTPUT_LIMIT
+            return
+        header = self.report.header or {}
+        result = _reported(header, self.report.blobs(), self.streams, self.limits, self.capture,
+                           (end - self.start) * 1000)  # fmt: skip
+        self.results.append(result)
+        cpu = header.get("cpu_ms")
+        self.cpu_before = cpu if type(cpu) is int and cpu >= 0 else self.cpu_before
+        more = len(self.results) < self.count and header.get("fit") is True
+        if not more or self.stop(len(self.results) - 1, result):
+            self.finished = True
+            return
+        # The next case: its own clock, caps and report.
+        self.streams.next_case()
+        self.report = wire.ReportReader()
+        self.start = time.perf_counter()
+        self.deadline = self.start + self.wall_s
+        with contextlib.suppress(OSError):  # gone: judged below on how it ended
+            chan.sendall(wire.NEXT)
 
 
 def _reported(
-    header: dict, blobs: bytes, bufs: dict, limits: RunLimits, capture: tuple, ms: float
+    header: dict[str, Any],
+    blobs: bytes,
+    streams: Streams,
+    limits: RunLimits,
+    capture: tuple[str, ...],
+    ms: float,
 ) -> RunResult:
     """A case that sent its report."""
-    stdout, stderr = _texts(bufs, limits.output_bytes)
+    stdout, stderr = streams.texts()
     status = header.get("status")
     status = status if isinstance(status, int) else 1
     values = _decode_values(header.get("values", []), blobs) if capture else {}
@@ -305,14 +366,14 @@ def _reported(
 def _ended(
     spare: Spare,
     forced: str | None,
-    bufs: dict,
+    streams: Streams,
     limits: RunLimits,
     ms: float,
     deadline: float,
     cpu_before: int,
 ) -> RunResult:
     """The case during which the child was stopped, or ended without a report."""
-    stdout, stderr = _texts(bufs, limits.output_bytes)
+    stdout, stderr = streams.texts()
     if forced == TIMEOUT:
         note = f"stopped: the program ran longer than {limits.wall_s:g} s"
         return RunResult(TIMEOUT, stdout, _with_note(stderr, note), duration_ms=ms)
