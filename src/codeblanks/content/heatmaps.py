@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,7 +80,7 @@ def parse_block(text: str) -> HeatmapBlock:
     return HeatmapBlock(title, rows)
 
 
-def _blocks(markdown: str):
+def _blocks(markdown: str) -> Iterator[tuple[int, str]]:
     """(line number of the opening fence, the block's text) for each ```heatmap block."""
     lines = markdown.splitlines()
     i = 0

@@ -29,9 +29,17 @@ Number = bool | int | float
 UNIT = 24  # a cell's side in SVG units
 MARGIN = 22  # room for the row and column numbers
 
-VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779")
+VIRIDIS: tuple[str, ...] = (
+    "#440154",
+    "#482878",
+    "#3e4989",
+    "#31688e",
+    "#26828e",
+    "#1f9e89",
+    "#35b779",
+)
 VIRIDIS += ("#6ece58", "#fde725")
-PUOR = ("#2d004b", "#542788", "#8073ac", "#b2abd2", "#d8daeb", "#f7f7f7")
+PUOR: tuple[str, ...] = ("#2d004b", "#542788", "#8073ac", "#b2abd2", "#d8daeb", "#f7f7f7")
 PUOR += ("#fee0b6", "#fdb863", "#e08214", "#b35806", "#7f3b08")
 NONFINITE_FILL = "#c8c8c8"
 

@@ -50,19 +50,25 @@ class TooManyLearners(Exception):
     allows (a client that drops its cookie is a new learner on every request)."""
 
 
-def learner_from_request(request: HttpRequest, *, create: bool = False) -> Learner | None:
-    """The request's learner. An anonymous visitor without a key gets one only when ``create``
-    (on their first write; ``TooManyLearners`` when the address has started its share this
-    hour); until then they have no rows and this returns ``None``."""
+def learner_from_request(request: HttpRequest) -> Learner | None:
+    """The request's learner; ``None`` for an anonymous visitor without a key yet (they have
+    no rows until their first write: ``learner_started``)."""
     user = request.user
     if user.is_authenticated:
         return Learner(user_id=user.pk)
     key = request.session.get(SESSION_KEY)
-    if not key and create:
-        _count_new_learner(request)
-        key = secrets.token_hex(16)
-        request.session[SESSION_KEY] = key
     return Learner(anon_key=key) if key else None
+
+
+def learner_started(request: HttpRequest) -> Learner:
+    """The request's learner, started now if the visitor had no key (on their first write;
+    ``TooManyLearners`` when the address has started its share this hour)."""
+    if (learner := learner_from_request(request)) is not None:
+        return learner
+    _count_new_learner(request)
+    key = secrets.token_hex(16)
+    request.session[SESSION_KEY] = key
+    return Learner(anon_key=key)
 
 
 def _count_new_learner(request: HttpRequest) -> None:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from html import escape
+from typing import cast
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -96,7 +98,7 @@ def _md() -> MarkdownIt:
     md.add_render_rule("fence", _fence_or_heatmap)
     md.use(dollarmath_plugin, allow_space=True, double_inline=True)
     for rule in ("math_block", "math_block_label"):
-        md.add_render_rule(rule, _focusable(md.renderer.rules[rule]))
+        md.add_render_rule(rule, _focusable(cast(RendererHTML, md.renderer).rules[rule]))
     return md
 
 

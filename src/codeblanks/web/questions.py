@@ -4,6 +4,7 @@ judging an answer is ``codeblanks.learning.answers``, shared with the API and th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, MatchQuestion, Question
 from codeblanks.content.public import meaning_order, option_order
@@ -72,7 +73,7 @@ def question_view(
         answer, correct = saved.value, saved.correct
     tries = saved.tries if saved is not None else 0
     answered = answer is not None and not error
-    common = dict(
+    common: dict[str, Any] = dict(
         question=question,
         number=number,
         answered=answered,

@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+import time
 
 import requests
 from django.contrib.auth import get_user_model, login
-from django.db import connections, transaction
+from django.db import OperationalError, connections, transaction
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -42,6 +43,7 @@ CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 TIMEOUT_S = 10  # every call to the LMS: its JWKS, its token endpoint, its scores
 SENDING = threading.Lock()
+LOCKED_TRIES = 20  # SQLite refuses a read while another connection writes: wait a little
 
 
 class TimedSession(requests.Session):
@@ -188,7 +190,7 @@ class LaunchView(View):
 
 def score(link: LtiGrade) -> tuple[float, float]:
     """(given, maximum) for what the link grades, from the learner's progress now."""
-    if link.classroom_id:
+    if link.classroom is not None:
         uuids = list(link.classroom.lessons.values_list("lesson_uuid", flat=True))
         solved = LessonProgress.objects.filter(
             user_id=link.user_id, lesson_uuid__in=uuids, solved_at__isnull=False
@@ -236,8 +238,18 @@ def score_later(link: LtiGrade) -> None:
 
     def go():
         try:
-            with SENDING:  # one at a time: the second of two saves sees the first's score sent
-                send(LtiGrade.objects.select_related("registration", "classroom").get(pk=link.pk))
+            for attempt in range(LOCKED_TRIES):
+                try:
+                    with SENDING:  # one at a time: a second save sees the first's score sent
+                        send(
+                            LtiGrade.objects.select_related("registration", "classroom").get(
+                                pk=link.pk
+                            )
+                        )
+                    return
+                except OperationalError:  # SQLite: a table the request is writing just now
+                    time.sleep(0.05 * (attempt + 1))
+            log.warning("LTI score for %s not sent: the database stayed locked", link.lineitem)
         except Exception:  # a thread has no caller to tell: log it, keep the server up
             log.exception("LTI score for %s failed", link.lineitem)
         finally:
@@ -253,6 +265,7 @@ def progress_changed(user_id: int | None, lesson_uuid: str) -> None:
     links = LtiGrade.objects.filter(user_id=user_id).select_related("registration", "classroom")
     for link in links:
         if link.lesson_uuid == lesson_uuid or (
-            link.classroom_id and link.classroom.lessons.filter(lesson_uuid=lesson_uuid).exists()
+            link.classroom is not None
+            and link.classroom.lessons.filter(lesson_uuid=lesson_uuid).exists()
         ):
             score_later(link)

@@ -13,8 +13,9 @@ from codeblanks.web.teaching.models import AnswerEvent
 
 
 @receiver(post_save, sender=LessonProgress, dispatch_uid="lti-progress")
-def lesson_progress_saved(sender, instance: LessonProgress, **kwargs):
-    lti.progress_changed(instance.user_id, instance.lesson_uuid)
+def lesson_progress_saved(sender, instance: LessonProgress, update_fields=None, **kwargs):
+    if update_fields is None or "solved_at" in update_fields:  # a solve, not a saved draft
+        lti.progress_changed(instance.user_id, instance.lesson_uuid)
 
 
 @receiver(post_save, sender=QuestionAnswer, dispatch_uid="lti-answer")

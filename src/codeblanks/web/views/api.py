@@ -162,6 +162,7 @@ async def grade(request, lesson_id: str):
     ran = await services.tutor_for(who.learner).run(lesson, code, client, quota)
     if ran.refusal:
         return error(ran.refusal.status, ran.refusal.error, ran.refusal.message)
+    assert ran.grade is not None  # a run the tutor did not refuse is graded
     return JsonResponse(ran.grade.to_json())
 
 

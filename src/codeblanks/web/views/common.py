@@ -26,7 +26,7 @@ def client_address(request: HttpRequest) -> str:
 
 
 def new_learner_limited(view):
-    """For a view that may start an anonymous learner (``learner_from_request(create=True)``):
+    """For a view that may start an anonymous learner (``learner_started``):
     ``TooManyLearners`` becomes the 429 page (or htmx partial) in words."""
     from codeblanks.web.views.pages import too_many_learners
 

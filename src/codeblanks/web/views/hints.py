@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from codeblanks.learning.answers import question_get
 from codeblanks.web import selectors, services
-from codeblanks.web.learners import learner_from_request
+from codeblanks.web.learners import learner_started
 from codeblanks.web.views.common import lesson_or_404, new_learner_limited
 
 HINTS = "codeblanks/partials/hints.html"
@@ -26,7 +26,7 @@ HINTS = "codeblanks/partials/hints.html"
 async def lesson_hint(request, lesson_id: str):
     """Reveal the next hint of the exercise (the count only grows; past the last, nothing)."""
     lesson = lesson_or_404(lesson_id)
-    learner = await sync_to_async(learner_from_request)(request, create=True)
+    learner = await sync_to_async(learner_started)(request)
     await services.tutor_for(learner).next_hint(lesson)
     if request.htmx:
         progress = await sync_to_async(selectors.progress_get)(learner, lesson)
@@ -43,7 +43,7 @@ async def question_hint(request, lesson_id: str, question_id: str):
     question = question_get(lesson.questions, question_id)
     if question is None:
         raise Http404(f"No question {question_id!r} in this lesson.")
-    learner = await sync_to_async(learner_from_request)(request, create=True)
+    learner = await sync_to_async(learner_started)(request)
     await services.tutor_for(learner).next_hint(lesson, question)
     if request.htmx:
         progress = await sync_to_async(selectors.progress_get)(learner, lesson)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from codeblanks.learning.answers import Form, question_get
 from codeblanks.web import selectors, services
-from codeblanks.web.learners import learner_from_request
+from codeblanks.web.learners import learner_from_request, learner_started
 from codeblanks.web.questions import question_view
 from codeblanks.web.views.common import client_address, lesson_or_404, new_learner_limited
 
@@ -57,11 +57,15 @@ async def lesson_run(request, lesson_id: str):
     if code is None:
         return HttpResponseBadRequest(_("The form has no code in it."))
     code = code.replace("\r\n", "\n")
-    learner = await sync_to_async(learner_from_request)(request, create=True)
+    learner = await sync_to_async(learner_started)(request)
     client = client_address(request)
     quota = services.run_quota(learner, lesson, client)
     outcome = await services.tutor_for(learner).run(lesson, code, client, quota)
-    context = {"run": outcome.view, "refusal": outcome.refusal, "lesson": lesson}
+    context: dict[str, object] = {
+        "run": outcome.view,
+        "refusal": outcome.refusal,
+        "lesson": lesson,
+    }
     status = outcome.refusal.status if outcome.refusal else 200
     if request.htmx:
         context["flow"] = await sync_to_async(selectors.lesson_flow)(learner, lesson)
@@ -79,7 +83,7 @@ async def lesson_run(request, lesson_id: str):
 @new_learner_limited
 def lesson_reset(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
-    services.code_reset(learner=learner_from_request(request, create=True), lesson=lesson)
+    services.code_reset(learner=learner_started(request), lesson=lesson)
     if request.htmx:
         return render(request, EDITOR, {"lesson": lesson, "code": lesson.exercise.starter})
     return redirect(reverse("lesson", args=[lesson.id]) + "#editor")
@@ -92,7 +96,7 @@ async def lesson_solution(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
     if request.method != "POST":
         return await sync_to_async(render)(request, CONFIRM, {"lesson": lesson})
-    learner = await sync_to_async(learner_from_request)(request, create=True)
+    learner = await sync_to_async(learner_started)(request)
     await services.tutor_for(learner).reveal_solution(lesson)
     if request.htmx:
         return await sync_to_async(render)(request, SOLUTION, {"lesson": lesson})
@@ -108,7 +112,7 @@ async def question_answer(request, lesson_id: str, question_id: str):
         raise Http404(f"No question {question_id!r} in this lesson.")
     number = lesson.questions.index(question) + 1
     status = 200
-    learner = await sync_to_async(learner_from_request)(request, create=True)
+    learner = await sync_to_async(learner_started)(request)
     seed = learner.seed
     client = client_address(request)
     outcome = await services.tutor_for(learner).answer(

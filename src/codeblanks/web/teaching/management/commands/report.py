@@ -3,6 +3,8 @@ author (the whole site) or for one class: the same figures as the analysis pages
 
 from __future__ import annotations
 
+import io
+
 from django.core.management.base import BaseCommand, CommandError
 from rich.console import Console
 from rich.markup import escape
@@ -66,4 +68,6 @@ class Command(BaseCommand):
             if classroom is None:
                 raise CommandError(f"There is no class {room}.")
             users = list(classroom.members.values_list("user_id", flat=True))
-        show(lesson_analysis(found, users), Console(file=self.stdout, soft_wrap=True))
+        out = io.StringIO()
+        show(lesson_analysis(found, users), Console(file=out, soft_wrap=True))
+        self.stdout.write(out.getvalue(), ending="")
