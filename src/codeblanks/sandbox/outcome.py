@@ -11,7 +11,7 @@ import selectors
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from codeblanks.sandbox import demotion
 from codeblanks.sandbox.inside import wire
@@ -264,16 +264,26 @@ def execute(
     finally:
         sel.close()
     if finished:
+        used = demotion.cpu_ms(spare.pid) if spare.pid is not None else None
         spare.kill()  # it is about to exit anyway; leftover threads go too
-        return results
+        return _with_cpu(results, spare, used)
     # Every channel is closed but no report came: the program closed them itself, or it
     # ended. Judge it on how it ends (within its time), not by killing it now.
     left_ms = max(0, int((deadline - time.perf_counter()) * 1000))
     if forced is None and not alive.poll(left_ms):
         forced = TIMEOUT
     end = time.perf_counter()
+    used = demotion.cpu_ms(spare.pid) if spare.pid is not None else None
     spare.kill()
     results.append(_ended(spare, forced, bufs, limits, (end - start) * 1000, deadline, cpu_before))
+    return _with_cpu(results, spare, used)
+
+
+def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> list[RunResult]:
+    """The child's CPU, all its cases together, on its last outcome (what the web's rate limit
+    charges): read before it was killed, else as the zygote reaped it."""
+    used = spare.cpu_ms if used is None else used
+    results[-1] = replace(results[-1], cpu_ms=float(used or 0))
     return results
 
 

@@ -163,12 +163,14 @@ async def lesson_run(*, learner: Learner, lesson: Lesson, code: str, client: str
     """A learner pressed Run: unless the code is too large or the client ran too often (then
     nothing is written: a refused run stores nothing), save the code, grade it, and record the
     attempt."""
-    refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson, code))
-    refusal = refusal or await sync_to_async(_room_refusal)(learner, lesson, code)
-    if refusal:
+    if refusal := _code_refusal(code):
         return RunOutcome(refusal=refusal)
-    await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
-    grade = await _graded(lesson, code, _fair_key(learner))
+    async with quotas.metered(client, programs_for(lesson, code)) as refusal:
+        refusal = refusal or await sync_to_async(_room_refusal)(learner, lesson, code)
+        if refusal:
+            return RunOutcome(refusal=refusal)
+        await sync_to_async(code_save)(learner=learner, lesson=lesson, code=code)
+        grade = await _graded(lesson, code, _fair_key(learner))
     await sync_to_async(attempt_record)(learner=learner, lesson=lesson, grade=grade, code=code)
     return RunOutcome(grade=grade)
 
@@ -183,17 +185,21 @@ class ApiOutcome:
 
 
 async def api_run(*, code: str, client: str) -> ApiOutcome:
-    refusal = _code_refusal(code) or await quotas.rate_refusal(client)
-    if refusal:
+    if refusal := _code_refusal(code):
         return ApiOutcome(refusal=refusal)
-    return ApiOutcome(result=await get_sandbox().arun(code, client=client))
+    async with quotas.metered(client) as refusal:
+        if refusal:
+            return ApiOutcome(refusal=refusal)
+        return ApiOutcome(result=await get_sandbox().arun(code, client=client))
 
 
 async def api_grade(*, lesson: Lesson, code: str, client: str) -> ApiOutcome:
-    refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs_for(lesson, code))
-    if refusal:
+    if refusal := _code_refusal(code):
         return ApiOutcome(refusal=refusal)
-    return ApiOutcome(result=await _graded(lesson, code, client))
+    async with quotas.metered(client, programs_for(lesson, code)) as refusal:
+        if refusal:
+            return ApiOutcome(refusal=refusal)
+        return ApiOutcome(result=await _graded(lesson, code, client))
 
 
 # ---- questions -------------------------------------------------------------------------------
@@ -229,11 +235,11 @@ async def question_answer(
     """Judge an answer and keep it for the learner (``None``: an API caller without a token,
     judged and kept nowhere). Blanks run in the sandbox, so they count against the run rate."""
     if isinstance(question, BlankQuestion):
-        refusal = await quotas.rate_refusal(client, programs_for_blank(question))
-        if refusal:
-            return AnswerOutcome(refusal=refusal)
-        fair = _fair_key(learner) if learner else client
-        verdict = await _blank_checked(lesson, question, answer, fair)
+        async with quotas.metered(client, programs_for_blank(question)) as refusal:
+            if refusal:
+                return AnswerOutcome(refusal=refusal)
+            fair = _fair_key(learner) if learner else client
+            verdict = await _blank_checked(lesson, question, answer, fair)
         if getattr(verdict, "verdict", "") in ("busy", "sandbox-error"):
             # The platform could not judge it: nothing to record, the learner just retries.
             return AnswerOutcome(refusal=quotas.Refusal(503, verdict.verdict, verdict.message))

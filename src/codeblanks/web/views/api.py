@@ -17,12 +17,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from codeblanks.web import selectors, services, tokens
+from codeblanks.web import quotas, selectors, services, tokens
 from codeblanks.web.views.common import client_address
 
 
-def error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": code, "message": message}, status=status)
+def error(status: int, code: str, message: str, headers: dict | None = None) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=status, headers=headers)
+
+
+def refusal_error(r) -> JsonResponse:
+    """A quotas.Refusal as JSON, with its Retry-After."""
+    return error(r.status, r.error, r.message, quotas.headers(r))
 
 
 async def bearer(request) -> tokens.Bearer:
@@ -124,8 +129,7 @@ def lessons(request):
 
 def _answer(outcome) -> JsonResponse:
     if outcome.refusal:
-        r = outcome.refusal
-        return error(r.status, r.error, r.message)
+        return refusal_error(outcome.refusal)
     return JsonResponse(outcome.result.to_json())
 
 
@@ -159,7 +163,7 @@ async def grade(request, lesson_id: str):
     # With a token, exactly what the lesson page's Run does: saved code, an attempt, progress.
     ran = await services.lesson_run(learner=who.learner, lesson=lesson, code=code, client=client)
     if ran.refusal:
-        return error(ran.refusal.status, ran.refusal.error, ran.refusal.message)
+        return refusal_error(ran.refusal)
     return JsonResponse(ran.grade.to_json())
 
 

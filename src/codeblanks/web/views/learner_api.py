@@ -17,7 +17,14 @@ from codeblanks.content.model import MatchQuestion
 from codeblanks.content.public import choice_pick, lesson_public, match_picks, question_review
 from codeblanks.web import selectors, services
 from codeblanks.web.questions import BadAnswer, keepable, question_get
-from codeblanks.web.views.api import bearer, error, json_body, method_refusal, refused
+from codeblanks.web.views.api import (
+    bearer,
+    error,
+    json_body,
+    method_refusal,
+    refusal_error,
+    refused,
+)
 from codeblanks.web.views.common import client_address
 
 MAX_BLANK_CHARS = 500
@@ -163,8 +170,7 @@ async def answer(request, found, who, question_id: str):
         client=client_address(request),
     )
     if outcome.refusal:
-        r = outcome.refusal
-        return error(r.status, r.error, r.message)
+        return refusal_error(outcome.refusal)
     words = outcome.message or (_("Right.") if outcome.correct else _("Not quite."))
     body = {"correct": outcome.correct, "message": words, "explanation": question.explanation}
     if isinstance(question, MatchQuestion):

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from codeblanks.web import selectors, services
+from codeblanks.web import quotas, selectors, services
 from codeblanks.web.learners import learner_from_request
 from codeblanks.web.outcome import present
 from codeblanks.web.questions import BadAnswer, parse_answer, question_get, question_view
@@ -52,6 +52,7 @@ def lesson_review(request, lesson_id: str):
 
 @require_POST
 @new_learner_limited
+@quotas.tells_when_to_retry
 async def lesson_run(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
     code = request.POST.get("code")
@@ -108,6 +109,7 @@ def lesson_solution(request, lesson_id: str):
 
 @require_POST
 @new_learner_limited
+@quotas.tells_when_to_retry
 async def question_answer(request, lesson_id: str, question_id: str):
     lesson = lesson_or_404(lesson_id)
     question = question_get(lesson.questions, question_id)
