@@ -281,8 +281,9 @@ def execute(
 
 def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> list[RunResult]:
     """The child's CPU, all its cases together, on its last outcome (what the web's rate limit
-    charges): read before it was killed, else as the zygote reaped it."""
-    used = spare.cpu_ms if used is None else used
+    charges): read before it was killed, or as the zygote reaped it if that came in (a
+    zombie's /proc figure can fall short), whichever is more."""
+    used = max(used or 0, spare.cpu_ms or 0)
     results[-1] = replace(results[-1], cpu_ms=float(used or 0))
     return results
 
