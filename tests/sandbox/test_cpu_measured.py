@@ -33,7 +33,10 @@ def test_a_grades_cases_share_one_child_and_one_figure(sandbox):
 
 
 def test_every_thread_of_the_program_is_counted(sandbox):
-    spin = "def spin():\n    t = time.thread_time()\n    while time.thread_time() - t < 0.1:\n        pass\n"
+    spin = (
+        "def spin():\n    t = time.thread_time()\n"
+        "    while time.thread_time() - t < 0.1:\n        pass\n"
+    )
     code = (
         "import threading, time\n"
         + spin
