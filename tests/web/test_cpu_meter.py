@@ -183,3 +183,15 @@ def test_the_lesson_pages_run_says_when_to_retry(client, clock):
         refused = client.post(url, {"code": BURN}, **HTMX)
         assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
         assert f"Try again in {refused.headers['Retry-After']} s" in refused.content.decode()
+
+
+def test_the_time_told_is_always_a_time_it_lets_in():
+    # Debts of whole ticks (the CPU comes in 10 ms steps) land on whole seconds, where rounding
+    # could tell a second too early; at the time told the bucket always holds something.
+    bucket = cpu_meter.Bucket(per_minute=0.6, burst=0.1)
+    now = 1_000_000.0
+    for ticks in range(11, 600):
+        full_at = bucket.charged(0.0, now, ticks * 0.01)
+        wait = bucket.wait(full_at, now)
+        assert wait >= 1 and bucket.wait(full_at, now + wait) == 0, ticks
+        assert bucket.wait(full_at, now + wait - 2) > 0, ticks  # and not much later than needed

@@ -46,7 +46,10 @@ class Bucket:
         level = self.level(full_at, now)
         if level > 0:
             return 0
-        return math.floor(-level / self.rate) + 1  # the first whole second it holds some
+        # The first whole second at which it holds some. The margin keeps a debt that is a
+        # whole number of seconds (CPU comes in 10 ms ticks) from being told a second too
+        # early by rounding: a Retry-After must be a time the request is let in.
+        return math.floor(-level / self.rate + 1e-6) + 1
 
     def charged(self, full_at: float, now: float, cpu_s: float) -> float:
         """``full_at`` after a charge of ``cpu_s``. Debt is bounded by one burst more, so a
