@@ -76,6 +76,7 @@ async def cpu_per_page(app, host, path, must, n, language, profile=None) -> floa
 
 async def main(args) -> int:
     from django.urls import reverse
+
     from codeblanks.web import pagecache
 
     app, _, host = web_app(args.lesson)

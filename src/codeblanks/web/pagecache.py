@@ -6,8 +6,9 @@ progress leaves them. A page then renders only what is this request's own around
 A part's key is built here, explicitly, from what its template shows (``vary``): the lesson's
 id, content ``version`` (a hash of its files) and identity (so an edited lesson, reloaded by the
 dev server, is a new key and its old parts simply age out), the request's language, and the
-learner's state the part shows. CSRF tokens are per request, so a part is rendered with a marker in their place
-and the request's own token is put in on the way out (templatetags/pageparts.py).
+learner's state the part shows. CSRF tokens are per request, so a part is rendered with a
+marker in their place and the request's own token is put in on the way out
+(templatetags/pageparts.py).
 
 Bounded (``LIMIT`` parts, least recently used dropped first); thread-safe. ``enabled = False``
 renders every part afresh (benchmarks/pages.py compares the two in one run).
@@ -27,7 +28,8 @@ from codeblanks.content.model import Lesson
 enabled = True
 LIMIT = 4096
 
-_parts: OrderedDict[Hashable, tuple[str, list]] = OrderedDict()  # key: (html, kept alive)
+# key -> (html, the lessons it names, kept alive so that no other object takes their id)
+_parts: OrderedDict[Hashable, tuple[str, list]] = OrderedDict()
 _lock = threading.Lock()
 
 
