@@ -146,8 +146,7 @@ async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None 
 
 
 # What is read and judged on the event loop, without a hop to a worker thread (issue 25): a
-# program and an output this small take well under a millisecond to parse or to compare. (The
-# parse takes pysource's one AST lock: at worst the loop waits for one other thread's parse.)
+# program and an output this small take well under a millisecond to parse or to compare.
 INLINE_CODE_CHARS = 2000
 INLINE_OUTPUT_CHARS = 4000
 
