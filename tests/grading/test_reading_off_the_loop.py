@@ -74,21 +74,3 @@ def test_the_loop_runs_while_a_blank_answer_is_read(qkv, monkeypatch):
     verdict, _ = asyncio.run(both())
     assert waited and all(waited), "the answer was read on the event loop"
     assert verdict.correct, verdict
-
-
-def test_a_small_program_is_read_and_judged_on_the_loop(softmax_lesson, monkeypatch):
-    # Issue 25: for a program this small, a hop to a thread and back costs more than the work.
-    where: list[str] = []
-    for name in ("cases_for", "judge"):
-        real = getattr(GRADE, name)
-
-        def noted(*args, real=real, name=name):
-            where.append(f"{name}:{threading.current_thread() is threading.main_thread()}")
-            return real(*args)
-
-        monkeypatch.setattr(GRADE, name, noted)
-    lesson = dataclasses.replace(softmax_lesson, id="read-on-the-loop", version="")
-    assert len(lesson.exercise.solution) <= GRADE.INLINE_CODE_CHARS
-    g = asyncio.run(agrade(lesson, lesson.exercise.solution))
-    assert g.correct, g.feedback
-    assert where == ["cases_for:True", "judge:True"]

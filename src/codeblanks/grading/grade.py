@@ -136,26 +136,9 @@ async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None 
             duration_ms=vis.duration_ms,
             cases=tuple(runs),
         )
-    # Off the event loop when it can take long: the feedback's cost (diffs, tracebacks, value
-    # comparison) depends on the learner's output, and pages and /healthz must answer
-    # meanwhile. A small program with little output is judged right here (well under a
-    # millisecond): the hop to a thread and back would cost more CPU than the judging.
-    if _small(code, runs):
-        return judge(lesson, code, runs, ref.trusted(), missing)
+    # Off the event loop: the feedback's cost (diffs, tracebacks, value comparison) depends on
+    # the learner's output, and pages and /healthz must answer meanwhile.
     return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing)
-
-
-# What is read and judged on the event loop, without a hop to a worker thread (issue 25): a
-# program and an output this small take well under a millisecond to parse or to compare.
-INLINE_CODE_CHARS = 2000
-INLINE_OUTPUT_CHARS = 4000
-
-
-def _small(code: str, runs: dict[str, RunResult] | None = None) -> bool:
-    if len(code) > INLINE_CODE_CHARS:
-        return False
-    out = sum(len(r.stdout) + len(r.stderr) for r in (runs or {}).values())
-    return out <= INLINE_OUTPUT_CHARS
 
 
 async def agrade_runs(
@@ -209,8 +192,6 @@ async def read_cases(lesson: Lesson, code: str) -> tuple[list[Case], MissingInpu
     """``cases_for`` in a worker thread, within ``READ_S``: parsing the program and making one
     substitution per variant costs in proportion to its size, and pages and /healthz must
     answer meanwhile. (The web charges that cost to the client: ``programs_for``.)"""
-    if _small(code):
-        return cases_for(lesson, code)  # a small program: parsed right here (see ``_small``)
     return await asyncio.wait_for(asyncio.to_thread(cases_for, lesson, code), READ_S)
 
 
