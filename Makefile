@@ -97,6 +97,7 @@ bench: install
 	$(BIN)/python benchmarks/crowd.py
 	$(BIN)/python benchmarks/cpu_per_grade.py
 	$(BIN)/python benchmarks/api_run.py
+	$(BIN)/python benchmarks/pages.py
 	$(BIN)/python benchmarks/cli.py
 
 clean:

@@ -290,7 +290,9 @@ def node() -> Iterator[str]:
         env = {
             **os.environ,
             "CODEBLANKS_DATA_DIR": data,
-            "CODEBLANKS_RUN_RATE": "0",
+            "CODEBLANKS_RUN_RATE": "0",  # the crowd is one address: no per-address limit
+            "CODEBLANKS_RUN_CPU_PER_MINUTE": "0",
+            "CODEBLANKS_RUNS_AT_ONCE": "0",
             "PYTHONPATH": str(ROOT / "src"),
         }
         env.pop("CODEBLANKS_DATABASE_URL", None)

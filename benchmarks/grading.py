@@ -46,7 +46,9 @@ def percentile(values: list[float], p: float) -> float:
 def web_app(lesson_id: str):
     """The ASGI application, the grade URL and an allowed host, or None without the web app."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeblanks.web.settings")
-    os.environ.setdefault("CODEBLANKS_RUN_RATE", "0")  # the benchmark is not a flood to refuse
+    # The benchmark is not a flood to refuse: no per-address limit.
+    for name in ("CODEBLANKS_RUN_RATE", "CODEBLANKS_RUN_CPU_PER_MINUTE", "CODEBLANKS_RUNS_AT_ONCE"):
+        os.environ.setdefault(name, "0")
     try:
         from django.conf import settings
         from django.urls import reverse

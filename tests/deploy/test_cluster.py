@@ -27,9 +27,13 @@ ROUTE_AROUND_S = 5.0  # HAProxy checks every second and takes a node out after t
 def cluster(cluster_module, tmp_path_factory):
     folder = tmp_path_factory.mktemp("cluster")
     # Rate limits on (so Redis is used by every run) but far above what the learners do.
-    deployment = cluster_module.Cluster(
-        2, folder=folder, settings={"CODEBLANKS_RUN_RATE": "100000"}
-    )
+    limits = {
+        "CODEBLANKS_RUN_RATE": "100000",
+        "CODEBLANKS_RUN_CPU_PER_MINUTE": "86400",
+        "CODEBLANKS_RUN_CPU_BURST": "86400",
+        "CODEBLANKS_RUNS_AT_ONCE": "100000",
+    }
+    deployment = cluster_module.Cluster(2, folder=folder, settings=limits)
     with deployment:
         yield deployment
     deployment.cleanup()

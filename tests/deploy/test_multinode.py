@@ -36,6 +36,7 @@ def two_nodes(pg_url, redis_url, start_node, tmp_path):
         "CODEBLANKS_SECRET_KEY": secrets.token_urlsafe(50),
         "CODEBLANKS_CACHE_URL": redis_url,
         "CODEBLANKS_RUN_RATE": str(RATE),
+        "CODEBLANKS_RUNS_AT_ONCE": "0",  # 12 at once below: the count alone is under test
         "CODEBLANKS_SANDBOX_SLOTS": "2",
     }
     envs = {}

@@ -31,7 +31,13 @@ def test_defaults_are_local_sqlite_in_the_data_dir(tmp_path):
     c = config.from_env({"CODEBLANKS_DATA_DIR": str(tmp_path)})
     assert c.local and c.database_url == f"sqlite:///{tmp_path / 'codeblanks.sqlite3'}"
     assert config.database(c.database_url)["NAME"] == str(tmp_path / "codeblanks.sqlite3")
-    assert c.run_rate == 30 and c.max_code_bytes == 65536 and not c.debug
+    assert (
+        c.run_rate == 0
+        and c.run_cpu_per_minute == 12
+        and c.runs_at_once == 2
+        and c.max_code_bytes == 65536
+        and not c.debug
+    )
     assert config.cache(c.cache_url)["BACKEND"].endswith("LocMemCache")
 
 

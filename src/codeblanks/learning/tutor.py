@@ -13,8 +13,10 @@ The behaviour every door shares (docs/architecture.md, "One learning core"):
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -52,9 +54,10 @@ class Refusal:
     message: str
 
 
-# A door's limits: asked with what is about to run (the code, or a blank's answer) and how many
-# programs it may start; a refusal stops the action before anything is run or written.
-Quota = Callable[[str, int], Awaitable[Refused | None]]
+# A door's limits, around what runs: entered with what is about to run (the code, or a blank's
+# answer) and how many programs it may start, it yields a refusal (the action stops before
+# anything is run or written) or None, and on leaving may charge what the runs used.
+Quota = Callable[[str, int], AbstractAsyncContextManager[Refused | None]]
 
 
 @dataclass(frozen=True)
@@ -101,8 +104,9 @@ class Hint:
         return {"number": self.number, "of": self.of, "text": self.text}
 
 
-async def _no_quota(text: str, programs: int) -> Refused | None:
-    return None
+@contextlib.asynccontextmanager
+async def _no_quota(text: str, programs: int) -> AsyncIterator[Refused | None]:
+    yield None
 
 
 class Tutor:
@@ -123,12 +127,12 @@ class Tutor:
         """Run and grade ``code``: unless ``quota`` refuses (then nothing is written), save the
         code, grade it, record the attempt and escalate a repeated mistake."""
         lesson = lesson.in_language(self.language)
-        refusal = await quota(code, programs_for(lesson, code))
-        if refusal is not None:
-            return RunOutcome(refusal=refusal)
-        await self.progress.code_save(lesson, code)
-        with i18n.language(self.language):
-            grade = await agrade(lesson, code, self.runner(), client=self._client(client))
+        async with quota(code, programs_for(lesson, code)) as refusal:
+            if refusal is not None:
+                return RunOutcome(refusal=refusal)
+            await self.progress.code_save(lesson, code)
+            with i18n.language(self.language):
+                grade = await agrade(lesson, code, self.runner(), client=self._client(client))
         await self.progress.attempt_record(lesson, grade, code)
         grade = await self._escalated(lesson, grade)
         with i18n.language(self.language):
@@ -164,13 +168,13 @@ class Tutor:
                 return AnswerOutcome(bad=str(bad))
         if isinstance(question, BlankQuestion):
             text = str(given)
-            refusal = await quota(text, programs_for_blank(question))
-            if refusal is not None:
-                return AnswerOutcome(refusal=refusal)
-            with i18n.language(self.language):
-                verdict = await acheck_blank(
-                    lesson, question, text, self.runner(), client=self._client(client)
-                )
+            async with quota(text, programs_for_blank(question)) as refusal:
+                if refusal is not None:
+                    return AnswerOutcome(refusal=refusal)
+                with i18n.language(self.language):
+                    verdict = await acheck_blank(
+                        lesson, question, text, self.runner(), client=self._client(client)
+                    )
             if Verdict(verdict.verdict).platform:
                 return AnswerOutcome(refusal=Refusal(503, verdict.verdict, verdict.message))
             outcome = AnswerOutcome(given, verdict.correct, verdict.message, error=verdict.error)

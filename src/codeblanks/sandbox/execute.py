@@ -11,7 +11,7 @@ import selectors
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from codeblanks.sandbox import demotion
@@ -257,20 +257,31 @@ class _Cases:
             self.sel.close()
         spare = self.spare
         if self.finished:
+            used = demotion.cpu_ms(spare.pid) if spare.pid is not None else None
             spare.kill()  # it is about to exit anyway; leftover threads go too
-            return self.results
+            return _with_cpu(self.results, spare, used)
         # Every channel is closed but no report came: the program closed them itself, or it
         # ended. Judge it on how it ends (within its time), not by killing it now.
         left_ms = max(0, int((self.deadline - time.perf_counter()) * 1000))
         if self.forced is None and not self.alive.poll(left_ms):
             self.forced = TIMEOUT
         ms = (time.perf_counter() - self.start) * 1000
+        used = demotion.cpu_ms(spare.pid) if spare.pid is not None else None
         spare.kill()
         self.results.append(
             _ended(spare, self.forced, self.streams, self.limits, ms, self.deadline,
                    self.cpu_before)
         )  # fmt: skip
-        return self.results
+        return _with_cpu(self.results, spare, used)
+
+
+def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> list[RunResult]:
+    """The child's CPU, all its cases together, on its last outcome (what the web's rate limit
+    charges): read before it was killed, or as the zygote reaped it if that came in (a
+    zombie's /proc figure can fall short), whichever is more."""
+    most = max(used or 0, spare.cpu_ms or 0)
+    results[-1] = replace(results[-1], cpu_ms=float(most))
+    return results
 
     def _turn(self) -> None:
         """Wait for the next events (within the case's time) and handle them."""

@@ -26,13 +26,14 @@ Errors:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import logging
 import os
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from codeblanks.sandbox.config import SandboxConfig
@@ -51,6 +52,24 @@ UNSAFE_WARNING = """
 They can read and change every file this user can, reach the network, and see this
 process's environment. Use this only for yourself, on 127.0.0.1, with code you trust.
 """
+
+
+_tally: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
+    "codeblanks_cpu_tally", default=None
+)
+
+
+@contextlib.contextmanager
+def cpu_tally() -> Iterator[list[float]]:
+    """Collect the CPU (in seconds) of every run made in this context, one entry per outcome
+    (a grade's cases are several): the web's rate limit charges what a request really used.
+    Worker threads see it, as they run in a copy of the caller's context."""
+    used: list[float] = []
+    token = _tally.set(used)
+    try:
+        yield used
+    finally:
+        _tally.reset(token)
 
 
 class Sandbox:
@@ -176,7 +195,11 @@ class Sandbox:
         return [self._told(r, filename) for r in results]
 
     def _told(self, result: RunResult, filename: str) -> RunResult:
-        """One log line per run, and the watchers told; a watcher's error never fails a run."""
+        """One log line per run, the CPU tallied, and the watchers told; a watcher's error
+        never fails a run."""
+        tally = _tally.get()
+        if tally is not None:
+            tally.append(result.cpu_ms / 1000)
         log.info(
             "run %s in %d ms (%s)", result.verdict, result.duration_ms, filename,
             extra={"run": {"verdict": result.verdict, "ms": result.duration_ms,

@@ -2,13 +2,14 @@
 
 Requests under ``/api/`` go to a second Django handler, with the same URLconf and views but only
 ``settings.API_MIDDLEWARE``: no session, CSRF, auth or messages middleware (the API never acts on
-a browser session), and nothing that hops to a worker thread. Everything else goes to Django's
-ordinary handler with the full ``MIDDLEWARE``. See "The request path" in docs/architecture.md.
+a browser session), and nothing that hops to a worker thread. Everything else goes to
+``SiteHandler``: the full ``MIDDLEWARE``, run as one sync chain in one worker thread. See "The
+request path" in docs/architecture.md.
 """
 
 import os
 
-from asgiref.sync import iscoroutinefunction
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.core.asgi import get_asgi_application
 from django.core.exceptions import ImproperlyConfigured
 from django.core.handlers.asgi import ASGIHandler
@@ -53,6 +54,28 @@ class ApiHandler(ASGIHandler):
         self._middleware_chain = handler
 
 
+class SiteHandler(ASGIHandler):
+    """Django's ASGI handler for the pages, with the middleware chain built as under WSGI and
+    run in one worker thread per request (Django's ``ThreadSensitiveContext`` thread), rather
+    than adapted middleware by middleware: Django's own middleware are ``MiddlewareMixin``s,
+    which under ASGI hop to a thread and back for each hook, some 16 hand-offs a page, about
+    half of a page's CPU (benchmarks/pages.py). Async views (Run, a question's Check) still
+    run on the event loop: Django calls them from the thread with ``async_to_sync``, which
+    hands the coroutine to this loop, so a run waiting for the sandbox holds only its own
+    request's thread."""
+
+    def load_middleware(self, is_async=False):
+        super().load_middleware(is_async=False)
+
+    async def get_response_async(self, request):
+        response = await sync_to_async(self.get_response, thread_sensitive=True)(request)
+        if response.streaming and not response.is_async:
+            # A static file, streamed by a sync iterator: Django's ASGI handler would consume it
+            # with a warning; read it in a thread instead (as StaticFiles does on the loop).
+            response.streaming_content = _in_thread(response.streaming_content)
+        return response
+
+
 def is_api(scope) -> bool:
     path, root = scope.get("path", ""), scope.get("root_path", "")
     if root and path.startswith(root):
@@ -63,8 +86,10 @@ def is_api(scope) -> bool:
 
 
 from codeblanks.web import bodies  # noqa: E402 (needs the settings module named above)
+from codeblanks.web.middleware import _in_thread  # noqa: E402
 
-site = get_asgi_application()  # sets Django up; the whole site, full middleware
+get_asgi_application()  # sets Django up
+site = SiteHandler()  # the whole site, full middleware
 api = ApiHandler()
 
 

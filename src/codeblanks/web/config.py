@@ -72,7 +72,22 @@ SETTINGS: tuple[Setting, ...] = (
         "locmem://",
         "Cache for rate limits: locmem:// (one process) or redis://host:6379/0 (shared by nodes).",
     ),
-    Setting("CODEBLANKS_RUN_RATE", "30", "Runs per minute per client address; 0 turns limits off."),
+    Setting(
+        "CODEBLANKS_RUN_CPU_PER_MINUTE",
+        "12",
+        "CPU-seconds one client address's runs may use per minute, sustained; 0: no CPU limit.",
+    ),
+    Setting(
+        "CODEBLANKS_RUN_CPU_BURST",
+        "20",
+        "CPU-seconds a client address that has been idle may use at once (its bucket's size).",
+    ),
+    Setting(
+        "CODEBLANKS_RUNS_AT_ONCE", "2", "Requests with runs one client address may have at once."
+    ),
+    Setting(
+        "CODEBLANKS_RUN_RATE", "0", "Programs per minute per client address, a ceiling; 0: none."
+    ),
     Setting("CODEBLANKS_MAX_CODE_BYTES", "65536", "Largest program accepted, in bytes (UTF-8)."),
     Setting(
         "CODEBLANKS_LEARNER_CODE_BYTES",
@@ -172,6 +187,9 @@ class Config:
     drain_s: float
     cache_url: str
     run_rate: int
+    run_cpu_per_minute: float
+    run_cpu_burst: float
+    runs_at_once: int
     max_code_bytes: int
     learner_code_bytes: int
     new_learners_per_hour: int
@@ -228,6 +246,20 @@ def _seconds(env: Mapping[str, str], name: str, default: float, *, zero: bool = 
         raise ConfigError(f"{name}={raw!r}: expected a number of seconds") from None
     if not (value >= 0 if zero else value > 0) or value > 3600:
         raise ConfigError(f"{name}={raw!r}: give between 0 and 3600 seconds")
+    return value
+
+
+def _cpu_seconds(env: Mapping[str, str], name: str, default: float, *, zero: bool = True) -> float:
+    """CPU-seconds for the run meter: from 0 (or above 0 unless ``zero``) to a day's worth."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: expected a number of CPU-seconds") from None
+    if not (value >= 0 if zero else value > 0) or value > 86400:
+        raise ConfigError(f"{name}={raw!r}: give between 0 and 86400 CPU-seconds")
     return value
 
 
@@ -297,7 +329,10 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         stop_timeout_s=_seconds(env, "CODEBLANKS_STOP_TIMEOUT", 30.0, zero=True),
         drain_s=_seconds(env, "CODEBLANKS_DRAIN_SECONDS", 5.0, zero=True),
         cache_url=cache_url,
-        run_rate=_int(env, "CODEBLANKS_RUN_RATE", 30),
+        run_rate=_int(env, "CODEBLANKS_RUN_RATE", 0),
+        run_cpu_per_minute=_cpu_seconds(env, "CODEBLANKS_RUN_CPU_PER_MINUTE", 12.0),
+        run_cpu_burst=_cpu_seconds(env, "CODEBLANKS_RUN_CPU_BURST", 20.0, zero=False),
+        runs_at_once=_int(env, "CODEBLANKS_RUNS_AT_ONCE", 2),
         max_code_bytes=_int(env, "CODEBLANKS_MAX_CODE_BYTES", 65536, minimum=1),
         learner_code_bytes=_int(env, "CODEBLANKS_LEARNER_CODE_BYTES", 262144, minimum=1),
         new_learners_per_hour=_int(env, "CODEBLANKS_NEW_LEARNERS_PER_HOUR", 60),

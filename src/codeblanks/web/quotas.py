@@ -1,12 +1,18 @@
 """The limits every run passes before it reaches the sandbox: program size, characters that can
-be kept, and programs per minute per client address (a request is charged every program it may
-run, before it runs). Counts live in Django's cache, so nodes that share a cache (Redis) share
-the limit. A refusal is a value with the HTTP status and words for the learner."""
+be kept, and the work a client address may ask for: CPU time from a token bucket (cpu_meter.py;
+charged after the run, with what it used), a cap on its runs at once, and, if set, a ceiling on
+programs per minute (charged before the run, every program it may run). Counts live in
+Django's cache, so nodes that share a cache (Redis) share the limits. A refusal is a value with
+the HTTP status, words for the learner and, for a 429, when to try again."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import logging
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -17,6 +23,8 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from codeblanks.sandbox.service import cpu_tally
+from codeblanks.web import cpu_meter
 from codeblanks.web.outages import cache_gap
 from codeblanks.web.texts import unkeepable
 
@@ -28,6 +36,38 @@ class Refusal:
     status: int  # 413, 422 or 429
     error: str  # machine-readable
     message: str  # for people
+    retry_after: int | None = None  # seconds, for a 429's Retry-After header
+
+
+def headers(refusal: Refusal) -> dict[str, str]:
+    """The HTTP headers a refusal's response carries (Retry-After on a 429)."""
+    return {"Retry-After": str(refusal.retry_after)} if refusal.retry_after else {}
+
+
+_last_refusal: contextvars.ContextVar[Refusal | None] = contextvars.ContextVar(
+    "codeblanks_last_refusal", default=None
+)
+
+
+def tells_when_to_retry(view):
+    """For an async view that renders a page for a refusal (the lesson page's Run and blanks):
+    its 429 gets the Retry-After of the refusal this request met (the refusal is remembered
+    in the request's context, which a directly awaited view shares)."""
+
+    @functools.wraps(view)
+    async def wrapped(request, *args, **kwargs):
+        token = _last_refusal.set(None)
+        try:
+            response = await view(request, *args, **kwargs)
+            refusal = _last_refusal.get()
+        finally:
+            _last_refusal.reset(token)
+        if response.status_code == 429 and refusal is not None:
+            for name, value in headers(refusal).items():
+                response.headers.setdefault(name, value)
+        return response
+
+    return wrapped
 
 
 def size_refusal(code: str) -> Refusal | None:
@@ -101,6 +141,7 @@ async def rate_refusal(client: str, programs: int = 1) -> Refusal | None:
             "cases counts each case). Try again in %(wait)s s."
         )
         % {"rate": rate, "wait": wait},
+        retry_after=wait,
     )
 
 
@@ -142,3 +183,100 @@ def window_count(key: str, window_s: int) -> int | None:
 def window_left(window_s: int) -> timedelta:
     """How long until the current window of ``window_s`` seconds ends (a refusal's wait)."""
     return timedelta(seconds=window_s - int(time.time()) % window_s)
+
+
+# ---- CPU time: a token bucket per client, charged with what its runs used ---------------------
+
+# What the web side spends on one program besides the program's own CPU (parsing, judging, the
+# sandbox's hand-offs: benchmarks/cpu_per_grade.py measures ~10 ms), charged per program run so
+# a flood of empty programs is metered too.
+OVERHEAD_S = 0.01
+AT_ONCE_RETRY_S = 2  # a refusal for runs at once: most runs end well within this
+clock = time.time  # the buckets' clock; tests replace it rather than wait
+
+
+def _bucket() -> cpu_meter.Bucket | None:
+    c = settings.CODEBLANKS
+    if c.run_cpu_per_minute <= 0:
+        return None
+    return cpu_meter.Bucket(c.run_cpu_per_minute, c.run_cpu_burst)
+
+
+def _admit_now(client: str) -> Refusal | None:
+    """Let one request's runs in, or refuse them; takes one of the client's places at once."""
+    bucket, at_once = _bucket(), settings.CODEBLANKS.runs_at_once
+    if bucket is not None:
+        wait = bucket.wait(cpu_meter.store_for().full_at(f"codeblanks:cpu:{client}"), clock())
+        if wait:
+            return Refusal(
+                429,
+                "cpu-limited",
+                _(
+                    "Your programs have used up the share of the server's time we keep for one "
+                    "address for now. Try again in %(wait)s s; a program that finishes sooner "
+                    "uses less of it."
+                )
+                % {"wait": wait},
+                retry_after=wait,
+            )
+    if at_once > 0:
+        running = _count_now(f"codeblanks:running:{client}", 1, timeout=300)
+        if running > at_once:
+            _release_now(client)
+            return Refusal(
+                429,
+                "too-many-at-once",
+                _(
+                    "%(running)s of your programs are running already, the most we run at once "
+                    "for one address. Try again in %(wait)s s, when one has finished."
+                )
+                % {"running": at_once, "wait": AT_ONCE_RETRY_S},
+                retry_after=AT_ONCE_RETRY_S,
+            )
+    return None
+
+
+def _release_now(client: str) -> None:
+    with contextlib.suppress(ValueError):  # the count expired meanwhile: nothing to give back
+        cache.decr(f"codeblanks:running:{client}")
+
+
+def _settle_now(client: str, cpu_s: float | None) -> None:
+    """Give the place back and charge ``cpu_s`` (None: the request was refused before it ran)."""
+    if settings.CODEBLANKS.runs_at_once > 0:
+        _release_now(client)
+    bucket = _bucket()
+    if bucket is not None and cpu_s:
+        cpu_meter.store_for().charge(f"codeblanks:cpu:{client}", bucket, clock(), cpu_s)
+
+
+async def _in_cache(call, *args):
+    """``call(*args)`` on the loop with the in-process cache, in a worker thread with Redis (as
+    ``_count``); None, and the gap logged once, when the shared cache does not answer."""
+    try:
+        if isinstance(caches["default"], LocMemCache):
+            answer = call(*args)
+        else:
+            answer = await sync_to_async(call, thread_sensitive=False)(*args)
+    except Exception:
+        cache_gap.failed("runs go on without the rate limit")
+        return None
+    cache_gap.answered()
+    return answer
+
+
+@contextlib.asynccontextmanager
+async def metered(client: str, programs: int = 1) -> AsyncIterator[Refusal | None]:
+    """Around everything a request runs: yields a refusal (the body must not run), or None and
+    then charges the client the CPU its runs used (each run's own, as the sandbox measured it,
+    plus ``OVERHEAD_S``) and gives its place back, however the body ends."""
+    refusal = await rate_refusal(client, programs) or await _in_cache(_admit_now, client)
+    if refusal is not None:
+        _last_refusal.set(refusal)
+        yield refusal
+        return
+    with cpu_tally() as used:
+        try:
+            yield None
+        finally:
+            await _in_cache(_settle_now, client, sum(used) + OVERHEAD_S * len(used))

@@ -6,6 +6,8 @@ web's quotas as the tutor's hooks. Running, judging and wording live in ``codebl
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -218,24 +220,30 @@ def tutor_for(learner: Learner | None) -> Tutor:
 
 
 def run_quota(learner: Learner | None, lesson: Lesson, client: str) -> Quota:
-    """The web's limits on a run: the program's size and characters, the client's rate, and
-    (for a learner) the room their saved code may take."""
+    """The web's limits on a run: the program's size and characters, the client's CPU share
+    and runs at once (``quotas.metered``: charged what the runs used), and (for a learner) the
+    room their saved code may take."""
 
-    async def quota(code: str, programs: int) -> quotas.Refusal | None:
-        refusal = _code_refusal(code) or await quotas.rate_refusal(client, programs)
-        if refusal is None and learner is not None:
-            refusal = await sync_to_async(_room_refusal)(learner, lesson, code)
-        return refusal
+    @contextlib.asynccontextmanager
+    async def quota(code: str, programs: int) -> AsyncIterator[quotas.Refusal | None]:
+        if (refusal := _code_refusal(code)) is not None:
+            yield refusal
+            return
+        async with quotas.metered(client, programs) as refusal:
+            if refusal is None and learner is not None:
+                refusal = await sync_to_async(_room_refusal)(learner, lesson, code)
+            yield refusal
 
     return quota
 
 
 def answer_quota(client: str) -> Quota:
-    """The web's limit on a blank answer: it runs in the sandbox, so it counts against the
-    client's run rate."""
+    """The web's limit on a blank answer: it runs in the sandbox, so it is metered like a run."""
 
-    async def quota(text: str, programs: int) -> quotas.Refusal | None:
-        return await quotas.rate_refusal(client, programs)
+    @contextlib.asynccontextmanager
+    async def quota(text: str, programs: int) -> AsyncIterator[quotas.Refusal | None]:
+        async with quotas.metered(client, programs) as refusal:
+            yield refusal
 
     return quota
 
@@ -266,10 +274,12 @@ class ApiOutcome:
 
 
 async def api_run(*, code: str, client: str) -> ApiOutcome:
-    refusal = _code_refusal(code) or await quotas.rate_refusal(client)
-    if refusal:
+    if refusal := _code_refusal(code):
         return ApiOutcome(refusal=refusal)
-    runs = await get_sandbox().arun_cases(RunRequest((code,), client=client))
+    async with quotas.metered(client) as refusal:
+        if refusal:
+            return ApiOutcome(refusal=refusal)
+        runs = await get_sandbox().arun_cases(RunRequest((code,), client=client))
     return ApiOutcome(result=runs[0])
 
 

@@ -17,12 +17,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from codeblanks.web import selectors, services, tokens
+from codeblanks.web import quotas, selectors, services, tokens
 from codeblanks.web.views.common import client_address
 
 
-def error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": code, "message": message}, status=status)
+def error(status: int, code: str, message: str, headers: dict | None = None) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=status, headers=headers)
+
+
+def refusal_error(r) -> JsonResponse:
+    """A quotas.Refusal as JSON, with its Retry-After."""
+    return error(r.status, r.error, r.message, quotas.headers(r))
 
 
 async def bearer(request) -> tokens.Bearer:
@@ -126,8 +131,7 @@ def lessons(request):
 
 def _answer(outcome) -> JsonResponse:
     if outcome.refusal:
-        r = outcome.refusal
-        return error(r.status, r.error, r.message)
+        return refusal_error(outcome.refusal)
     return JsonResponse(outcome.result.to_json())
 
 
@@ -161,7 +165,7 @@ async def grade(request, lesson_id: str):
     quota = services.run_quota(who.learner, lesson, client)
     ran = await services.tutor_for(who.learner).run(lesson, code, client, quota)
     if ran.refusal:
-        return error(ran.refusal.status, ran.refusal.error, ran.refusal.message)
+        return refusal_error(ran.refusal)
     assert ran.grade is not None  # a run the tutor did not refuse is graded
     return JsonResponse(ran.grade.to_json())
 

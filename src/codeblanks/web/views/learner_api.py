@@ -15,7 +15,14 @@ from django.views.decorators.csrf import csrf_exempt
 from codeblanks.content.public import lesson_public
 from codeblanks.learning.answers import Given, question_get
 from codeblanks.web import selectors, services
-from codeblanks.web.views.api import bearer, error, json_body, method_refusal, refused
+from codeblanks.web.views.api import (
+    bearer,
+    error,
+    json_body,
+    method_refusal,
+    refusal_error,
+    refused,
+)
 from codeblanks.web.views.common import client_address
 
 MAX_HINT_NUMBER = 9999  # a number, not 5,000 digits
@@ -120,6 +127,5 @@ async def answer(request, found, who, question_id: str):
     if outcome.bad:
         return error(400, "bad-answer", outcome.bad)
     if outcome.refusal:
-        r = outcome.refusal
-        return error(r.status, r.error, r.message)
+        return refusal_error(outcome.refusal)
     return JsonResponse(outcome.to_json(question))

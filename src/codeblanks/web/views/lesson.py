@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.learning.answers import Form, question_get
-from codeblanks.web import selectors, services
+from codeblanks.web import quotas, selectors, services
 from codeblanks.web.learners import learner_from_request, learner_started
 from codeblanks.web.questions import question_view
 from codeblanks.web.views.common import client_address, lesson_or_404, new_learner_limited
@@ -51,6 +51,7 @@ def lesson_review(request, lesson_id: str):
 
 @require_POST
 @new_learner_limited
+@quotas.tells_when_to_retry
 async def lesson_run(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
     code = request.POST.get("code")
@@ -105,6 +106,7 @@ async def lesson_solution(request, lesson_id: str):
 
 @require_POST
 @new_learner_limited
+@quotas.tells_when_to_retry
 async def question_answer(request, lesson_id: str, question_id: str):
     lesson = lesson_or_404(lesson_id)
     question = question_get(lesson.questions, question_id)

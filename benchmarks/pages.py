@@ -1,0 +1,114 @@
+"""CPU per page (issue 25, item 1: a page costs at most ~3 ms): the lesson page and the home
+page through the ASGI application in-process, counted from /proc for this process, with the
+rendered-parts cache (web/pagecache.py) off and then on, in the same run.
+
+    .venv/bin/python benchmarks/pages.py [--n 200] [--lesson query-key-value] [--profile FILE]
+
+Every answer is checked (200 and the page's own mark in it). ``--profile`` writes cProfile's
+statistics of the cached rounds to FILE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from cpu_per_grade import cpu_ms  # noqa: E402
+
+from grading import web_app  # noqa: E402
+
+
+async def asgi_get(app, host: str, path: str, language: str) -> tuple[int, bytes]:
+    """One GET through the ASGI application, as a server makes it."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", host.encode()), (b"accept-language", language.encode())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+    messages, done, asked = [], asyncio.Event(), False
+
+    async def receive():
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await done.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        messages.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            done.set()
+
+    await app(scope, receive, send)
+    return messages[0]["status"], b"".join(m.get("body", b"") for m in messages[1:])
+
+
+async def cpu_per_page(app, host, path, must, n, language, profile=None) -> float:
+    for _ in range(5):  # warm: templates compiled, the cache filled (when it is on)
+        await asgi_get(app, host, path, language)
+    before = cpu_ms(os.getpid())
+    for _ in range(n):
+        if profile:
+            profile.enable()
+        status, body = await asgi_get(app, host, path, language)
+        if profile:
+            profile.disable()
+        assert status == 200 and must in body, (status, body[:200])
+    return (cpu_ms(os.getpid()) - before) / n
+
+
+async def main(args) -> int:
+    from django.urls import reverse
+
+    try:
+        from codeblanks.web import pagecache
+    except ImportError:  # a checkout from before the cache: the pages as they were
+        pagecache = None
+
+    app, _, host = web_app(args.lesson)
+    pages = [
+        ("lesson page", reverse("lesson", args=[args.lesson]), b'id="run-form"'),
+        ("home page", reverse("home"), b"CodeBlanks"),
+    ]
+    profile = cProfile.Profile() if args.profile else None
+    print(f"CPU per page, this process, n={args.n}; load {os.getloadavg()[0]:.1f}")
+    for name, path, must in pages:
+        for language in ("en", "tr"):
+            if pagecache is None:
+                off = await cpu_per_page(app, host, path, must, args.n, language, profile)
+                print(f"  {name:12s} {language}  no cache {off:6.2f} ms   (target: ~3 ms)")
+                continue
+            pagecache.enabled = False
+            off = await cpu_per_page(app, host, path, must, args.n, language)
+            pagecache.enabled = True
+            on = await cpu_per_page(app, host, path, must, args.n, language, profile)
+            print(f"  {name:12s} {language}  cache off {off:6.2f} ms   cache on {on:6.2f} ms"
+                  f"   (target: ~3 ms)")  # fmt: skip
+    if profile:
+        profile.dump_stats(args.profile)
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=200)
+    parser.add_argument("--lesson", default="query-key-value")
+    parser.add_argument("--profile")
+    sys.exit(asyncio.run(main(parser.parse_args())))

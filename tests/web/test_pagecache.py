@@ -1,0 +1,169 @@
+"""Parts of pages rendered once per lesson, content version and language (web/pagecache.py):
+an edited lesson file is rendered anew after the reload, each language has its own parts, a
+learner's answers show only on their own page, and every form keeps this request's CSRF token.
+With a copy of a real lesson folder (a content version comes from its files)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from codeblanks.content import load_courses
+from codeblanks.content.catalog import Catalog
+from codeblanks.web import pagecache, selectors
+from codeblanks.web.templatetags.pageparts import MARKER
+
+from .conftest import FIRST, HOST
+
+pytestmark = pytest.mark.django_db
+COURSE = Path(__file__).parents[2] / "src" / "codeblanks" / "courses" / "attention-from-scratch"
+LESSON = "01-arrays-and-shapes"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+class Served:
+    """The catalogue the pages read, loaded from ``folder`` again on ``reload()`` (as the dev
+    server does when a course file changes)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.reload()
+
+    def reload(self) -> None:
+        courses, _ = load_courses([self.folder])
+        self.catalog = Catalog(tuple(courses))
+
+    def __call__(self):
+        return self.catalog.in_language(translation.get_language())
+
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    folder = tmp_path / "course"
+    keep = {LESSON, "course.toml"}
+    shutil.copytree(COURSE, folder, ignore=lambda d, names: [
+        n for n in names if Path(d) == COURSE and n not in keep and not n.endswith(".toml")
+    ])  # fmt: skip
+    catalog = Served(folder)
+    monkeypatch.setattr(selectors, "current_catalog", catalog)
+    pagecache.clear()
+    yield catalog
+    pagecache.clear()
+
+
+def _lesson_id(served) -> str:
+    (course,) = served.catalog.courses
+    return course.lessons[0].id
+
+
+def test_an_edited_lesson_file_is_rendered_anew_after_the_reload(served, client):
+    lesson_id = _lesson_id(served)
+    first = client.get(f"/lessons/{lesson_id}/").content.decode()
+    assert "A language model never sees words." in first
+    explanation = served.folder / LESSON / "explanation.md"
+    text = explanation.read_text().replace("never sees words", "never reads a single word")
+    explanation.write_text(text)
+    not_yet = client.get(f"/lessons/{lesson_id}/").content.decode()
+    assert _untokened(not_yet) == _untokened(first)  # not reloaded yet: the same page
+    served.reload()
+    again = client.get(f"/lessons/{lesson_id}/").content.decode()
+    assert "never reads a single word" in again and "never sees words" not in again
+
+
+def test_each_language_has_its_own_parts(served, client):
+    lesson_id = _lesson_id(served)
+    english = client.get(f"/lessons/{lesson_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    turkish = Client(HTTP_HOST=HOST).get(f"/lessons/{lesson_id}/", HTTP_ACCEPT_LANGUAGE="tr")
+    turkish = turkish.content.decode()
+    assert "Arrays, shapes and indexing" in english and "Diziler, şekiller" not in english
+    assert "Diziler, şekiller" in turkish and "Arrays, shapes and indexing" not in turkish
+    assert ">Check<" in english and ">Check<" not in turkish  # the questions' buttons too
+    again = client.get(f"/lessons/{lesson_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Arrays, shapes and indexing" in again
+
+
+def _untokened(html: str) -> str:
+    """The page without its CSRF tokens (masked afresh on every request)."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+
+
+def _tokens(html: str) -> set[str]:
+    return set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))
+
+
+def test_a_learners_answer_shows_on_their_page_only(served):
+    lesson_id = _lesson_id(served)
+    (course,) = served.catalog.courses
+    question = course.lessons[0].questions[0]
+    mine, theirs = Client(HTTP_HOST=HOST), Client(HTTP_HOST=HOST)
+    assert "is-right" not in mine.get(f"/lessons/{lesson_id}/").content.decode()
+    assert "is-right" not in theirs.get(f"/lessons/{lesson_id}/").content.decode()
+    url = f"/lessons/{lesson_id}/questions/{question.id}"
+    assert mine.post(url, {"choice": str(question.answer)}, **HTMX).status_code == 200
+    assert (
+        'class="question is-right" id="q-shape-of-a-lookup"'
+        in mine.get(f"/lessons/{lesson_id}/").content.decode()
+    )
+    assert "is-right" not in theirs.get(f"/lessons/{lesson_id}/").content.decode()
+
+
+def test_every_form_carries_this_requests_own_csrf_token(served):
+    lesson_id = _lesson_id(served)
+    (course,) = served.catalog.courses
+    question = course.lessons[0].questions[0]
+    pages = []
+    for _ in range(2):
+        browser = Client(HTTP_HOST=HOST, enforce_csrf_checks=True)
+        html = browser.get(f"/lessons/{lesson_id}/").content.decode()
+        assert MARKER not in html and len(_tokens(html)) >= 1
+        pages.append((browser, html))
+    (a, a_html), (b, b_html) = pages
+    assert _tokens(a_html).isdisjoint(_tokens(b_html))  # the cached parts kept neither's token
+    token = re.search(
+        rf'id="q-{question.id}".*?name="csrfmiddlewaretoken" value="([^"]+)"', a_html, re.S
+    ).group(1)
+    url = f"/lessons/{lesson_id}/questions/{question.id}"
+    answer = {"choice": str(question.answer), "csrfmiddlewaretoken": token}
+    assert a.post(url, answer, **HTMX).status_code == 200  # the token in a cached part works
+
+
+def test_the_cache_off_renders_the_same_page(served, client):
+    lesson_id = _lesson_id(served)
+    on = client.get(f"/lessons/{lesson_id}/").content.decode()
+    pagecache.enabled = False
+    try:
+        off = client.get(f"/lessons/{lesson_id}/").content.decode()
+    finally:
+        pagecache.enabled = True
+    assert _untokened(on) == _untokened(off)
+
+
+def test_a_lesson_changed_in_code_is_another_part():
+    import dataclasses
+
+    changed = dataclasses.replace(FIRST, explanation_md="Other words.")
+    with translation.override("en"):
+        assert pagecache.part("lesson-text", (FIRST,), lambda: "first") == "first"
+        assert pagecache.part("lesson-text", (changed,), lambda: "changed") == "changed"
+        assert pagecache.part("lesson-text", (FIRST,), lambda: "again") == "first"
+
+
+def test_only_known_kinds_make_a_key():
+    with pytest.raises(TypeError, match="no key for a dict"):
+        pagecache.vary({"code": "print(1)"}, [])
+
+
+def test_the_cache_keeps_at_most_its_limit(monkeypatch):
+    monkeypatch.setattr(pagecache, "LIMIT", 3)
+    pagecache.clear()
+    with translation.override("en"):
+        for i in range(5):
+            pagecache.part("n", (i,), lambda i=i: f"part {i}")
+        assert pagecache.part("n", (0,), lambda: "again") == "again"  # dropped: made anew
+        assert pagecache.part("n", (4,), lambda: "again") == "part 4"  # kept
+    pagecache.clear()
