@@ -274,15 +274,6 @@ class _Cases:
         )  # fmt: skip
         return _with_cpu(self.results, spare, used)
 
-
-def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> list[RunResult]:
-    """The child's CPU, all its cases together, on its last outcome (what the web's rate limit
-    charges): read before it was killed, or as the zygote reaped it if that came in (a
-    zombie's /proc figure can fall short), whichever is more."""
-    most = max(used or 0, spare.cpu_ms or 0)
-    results[-1] = replace(results[-1], cpu_ms=float(most))
-    return results
-
     def _turn(self) -> None:
         """Wait for the next events (within the case's time) and handle them."""
         left = self.deadline - time.perf_counter()
@@ -351,6 +342,15 @@ def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> lis
         self.deadline = self.start + self.wall_s
         with contextlib.suppress(OSError):  # gone: judged below on how it ended
             chan.sendall(wire.NEXT)
+
+
+def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> list[RunResult]:
+    """The child's CPU, all its cases together, on its last outcome (what the web's rate limit
+    charges): read before it was killed, or as the zygote reaped it if that came in (a
+    zombie's /proc figure can fall short), whichever is more."""
+    most = max(used or 0, spare.cpu_ms or 0)
+    results[-1] = replace(results[-1], cpu_ms=float(most))
+    return results
 
 
 def _reported(
