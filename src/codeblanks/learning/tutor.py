@@ -46,12 +46,16 @@ class Refused(Protocol):
     @property
     def message(self) -> str: ...
 
+    @property
+    def retry_after(self) -> int | None: ...  # seconds (a 429's Retry-After), None: not said
+
 
 @dataclass(frozen=True)
 class Refusal:
     status: int
     error: str
     message: str
+    retry_after: int | None = None
 
 
 # A door's limits, around what runs: entered with what is about to run (the code, or a blank's

@@ -23,6 +23,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from codeblanks.learning.tutor import Refused
 from codeblanks.sandbox.service import cpu_tally
 from codeblanks.web import cpu_meter
 from codeblanks.web.outages import cache_gap
@@ -39,7 +40,7 @@ class Refusal:
     retry_after: int | None = None  # seconds, for a 429's Retry-After header
 
 
-def headers(refusal: Refusal) -> dict[str, str]:
+def headers(refusal: Refused) -> dict[str, str]:
     """The HTTP headers a refusal's response carries (Retry-After on a 429)."""
     return {"Retry-After": str(refusal.retry_after)} if refusal.retry_after else {}
 
