@@ -6,11 +6,11 @@ on the machine's load the way latencies do.
                                                 [--direct] [--profile FILE]
 
 Grades the lesson's sample solution ``--n`` times, one after another with a short pause, through
-the JSON API in-process (``codeblanks.web.asgi.application``, as benchmarks/grading.py does), or
-``agrade()`` itself with ``--direct``. ``--profile`` writes cProfile's statistics of this process
-(the web side) to FILE. In the same run, the baseline: the CPU of a fresh ``python main.py`` of
-the same program (the naive way, ``--naive`` times), and the ratio (issue 25's target: a
-learner's step at most 1/8 of a naive run's CPU).
+the JSON API in-process (``codeblanks.web.door.asgi.application``, as benchmarks/grading.py
+does), or ``agrade()`` itself with ``--direct``. ``--profile`` writes cProfile's statistics of
+this process (the web side) to FILE. In the same run, the baseline: the CPU of a fresh
+``python main.py`` of the same program (the naive way, ``--naive`` times), and the ratio
+(issue 25's target: a learner's step at most 1/8 of a naive run's CPU).
 """
 
 from __future__ import annotations

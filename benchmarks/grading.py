@@ -6,7 +6,7 @@ then a function exercise (layer-norm-residual: 8 tests, 5 hidden, run after the 
 
 Grades the sample solution of `query-key-value` (a correct program, so every hidden variant runs)
 through the JSON API, ``POST /api/lessons/query-key-value/grade`` with ``{"code": ...}``, by
-calling ``codeblanks.web.asgi.application`` (what uvicorn calls) in-process with an ASGI scope,
+calling ``codeblanks.web.door.asgi.application`` (what uvicorn calls) in-process with an ASGI scope,
 ``receive`` and ``send``. ``--http`` starts uvicorn on 127.0.0.1 inside this process and sends
 the requests over one kept-alive TCP connection instead (what ``codeblanks serve`` does, plus
 the HTTP parsing); ``--direct`` (or a missing web app) times ``agrade()`` itself. Each round also
@@ -53,7 +53,7 @@ def web_app(lesson_id: str):
         from django.conf import settings
         from django.urls import reverse
 
-        from codeblanks.web.asgi import application  # sets Django up
+        from codeblanks.web.door.asgi import application  # sets Django up
 
         url = reverse("api-grade", args=[lesson_id])
         host = next(h for h in settings.ALLOWED_HOSTS if not h.startswith("."))

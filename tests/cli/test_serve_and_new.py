@@ -15,9 +15,9 @@ FIXTURES = Path(__file__).parents[1] / "content" / "fixtures"
 
 def test_serve_calls_the_web_app_with_host_and_port(monkeypatch):
     calls = []
-    fake = types.ModuleType("codeblanks.web.serve")
+    fake = types.ModuleType("codeblanks.web.door.serve")
     fake.serve = lambda **kwargs: calls.append(kwargs)
-    monkeypatch.setitem(sys.modules, "codeblanks.web.serve", fake)
+    monkeypatch.setitem(sys.modules, "codeblanks.web.door.serve", fake)
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
     assert main(["serve"]) == 0
     assert calls == [{"host": "0.0.0.0", "port": 8123}, {"host": "127.0.0.1", "port": 8000}]
@@ -30,9 +30,9 @@ def test_serve_lists_content_problems_at_start_and_can_watch(monkeypatch, tmp_pa
     monkeypatch.setenv("CODEBLANKS_COURSES", str(broken))
     catalog.cache_clear()
     calls = []
-    fake = types.ModuleType("codeblanks.web.serve")
+    fake = types.ModuleType("codeblanks.web.door.serve")
     fake.serve = lambda **kwargs: calls.append(_Reload.on)
-    monkeypatch.setitem(sys.modules, "codeblanks.web.serve", fake)
+    monkeypatch.setitem(sys.modules, "codeblanks.web.door.serve", fake)
     try:
         assert main(["serve", "--reload"]) == 0
         err = capsys.readouterr().err

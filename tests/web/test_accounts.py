@@ -13,8 +13,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 
-from codeblanks.web import config, logs, mailer, requestlog
+from codeblanks.web import config, mailer
 from codeblanks.web.account_forms import SetPasswordForm, SignupForm
+from codeblanks.web.door import logs, requestlog
 from codeblanks.web.models import LessonProgress, PersonalToken
 from codeblanks.web.views.accounts import RESETS_PER_ADDRESS, RESETS_PER_EMAIL
 

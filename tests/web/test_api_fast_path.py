@@ -1,5 +1,5 @@
-"""The request path through ``codeblanks.web.asgi.application`` (what uvicorn calls): /api/ goes
-to the API's own handler (security headers, no session or CSRF cookie, the same answers), every
+"""The request path through ``codeblanks.web.door.asgi.application`` (what uvicorn calls): /api/
+goes to the API's own handler (security headers, no session or CSRF cookie, the same answers), every
 other page to the full site (sessions and CSRF as before); the run rate is counted exactly."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
-from codeblanks.web import asgi, quotas
-from codeblanks.web.middleware import CSP
+from codeblanks.web import quotas
+from codeblanks.web.door import asgi
+from codeblanks.web.door.middleware import CSP
 
 from .conftest import HOST
 from .test_run import _config

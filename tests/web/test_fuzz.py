@@ -257,7 +257,7 @@ def test_pages_and_their_query_strings(client, part, query, page):
     path=st.sampled_from(["/api/run", "/lessons/first-steps/run", "/accounts/login/", "/api"]),
 )
 def test_the_asgi_app_with_any_content_length(sandbox, grader, length, body, path):
-    """Through ``codeblanks.web.asgi.application`` (what uvicorn calls), where bodies are
+    """Through ``codeblanks.web.door.asgi.application`` (what uvicorn calls), where bodies are
     bounded: whatever Content-Length says, a 4xx or an answer, never a 500."""
     from .test_api_fast_path import call
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client, override_settings
 
-from codeblanks.web.middleware import CSP, PERMISSIONS_POLICY
+from codeblanks.web.door.middleware import CSP, PERMISSIONS_POLICY
 
 from .conftest import HOST
 from .test_run import _config

@@ -325,7 +325,7 @@ def test_the_csrf_refusal_is_in_the_browsers_language(csrf_client):
 def test_the_database_outage_page_keeps_the_requests_language(monkeypatch):
     from django.http import HttpResponse
 
-    from codeblanks.web import outages
+    from codeblanks.web.door import outages
 
     monkeypatch.setattr(outages, "database_answers", lambda: False)
     middleware = outages.database_outage(lambda request: HttpResponse("boom", status=500))
@@ -386,7 +386,7 @@ def test_a_stopping_node_refuses_in_the_browsers_language():
     """draining.py answers before Django sees the request: ?lang= or Accept-Language."""
     import asyncio
 
-    from codeblanks.web import draining
+    from codeblanks.web.door import draining
 
     def refuse(path, query=b"", language=b""):
         sent = []

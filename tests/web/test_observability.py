@@ -12,7 +12,7 @@ import logging
 
 import pytest
 
-from codeblanks.web import draining, logs, metrics, requestlog
+from codeblanks.web.door import draining, logs, metrics, requestlog
 
 
 def _call(app, path="/api/lessons", headers=()):

@@ -12,7 +12,7 @@ import pytest
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from codeblanks.web import outages
+from codeblanks.web.door import outages
 
 
 def test_a_gap_is_logged_once_when_it_begins_and_once_when_it_ends(caplog):

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from codeblanks.web import serve as serve_module
+from codeblanks.web.door import serve as serve_module
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def test_local_mode_migrates_and_prints_the_url(started, monkeypatch, capsys, se
     monkeypatch.setattr("django.core.management.call_command", lambda *a, **kw: migrated.append(a))
     serve_module.serve(host="127.0.0.1", port=8123)
     ((app, kw),) = started
-    from codeblanks.web.asgi import application
+    from codeblanks.web.door.asgi import application
 
     assert app is application and kw["host"] == "127.0.0.1" and kw["port"] == 8123
     assert not kw["proxy_headers"]  # no proxy is trusted unless one is named

@@ -29,11 +29,13 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port number (1-65535)")
     try:
-        from codeblanks.web.serve import serve
+        from codeblanks.web.door.serve import serve
     except ModuleNotFoundError as missing:
-        if missing.name not in ("codeblanks.web", "codeblanks.web.serve"):
+        if missing.name not in ("codeblanks.web", "codeblanks.web.door.serve"):
             raise
-        raise UsageError("the web app is not installed (codeblanks.web.serve is missing)") from None
+        raise UsageError(
+            "the web app is not installed (codeblanks.web.door.serve is missing)"
+        ) from None
     try:
         # Started now, not at the first learner's Run: a machine that cannot isolate programs is
         # told so at once, and the first run finds the zygote warm.

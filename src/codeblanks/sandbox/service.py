@@ -185,7 +185,7 @@ class Sandbox:
             if not self.scheduler.withdraw(ticket):
                 self.scheduler.finish(ticket)
             raise
-        # In the caller's context: what the worker logs carries the request's id (web/logs.py).
+        # In the caller's context: what the worker logs carries the request's id (web/door/logs.py).
         job = self._executor.submit(
             contextvars.copy_context().run, self._run_granted, ticket, request
         )

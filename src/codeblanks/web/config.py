@@ -4,7 +4,7 @@ once, as data.
 How settings flow::
 
     environment ──> SETTINGS (name, default, help) ──> Config (frozen) ──> codeblanks.web.settings
-                                                                      └──> codeblanks.web.serve
+                                                                      └──> codeblanks.web.door.serve
 
 Nothing else in ``codeblanks.web`` reads ``os.environ``. docs/settings.md documents each entry of
 ``SETTINGS``, and tests/web/test_config.py fails when one is missing there. The sandbox and the

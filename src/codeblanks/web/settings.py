@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from codeblanks import i18n
 from codeblanks.web import config as _config
-from codeblanks.web import logs as _logs
+from codeblanks.web.door import logs as _logs
 
 CONFIG = _config.from_env()
 
@@ -31,11 +31,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "codeblanks.web.outages.database_outage",  # a 500 while the database is away: 503 in words
+    "codeblanks.web.door.outages.database_outage",  # a 500 while the database is away: 503 in words
     "django.middleware.security.SecurityMiddleware",
-    "codeblanks.web.middleware.security_headers",  # outside StaticFiles: static files get it too
-    "codeblanks.web.middleware.body_refusal",  # a body bodies.py refused (asgi.py)
-    "codeblanks.web.middleware.StaticFiles",
+    # outside StaticFiles: static files get it too
+    "codeblanks.web.door.middleware.security_headers",
+    "codeblanks.web.door.middleware.body_refusal",  # a body bodies.py refused (asgi.py)
+    "codeblanks.web.door.middleware.StaticFiles",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -51,11 +52,11 @@ MIDDLEWARE = [
 # Adding to MIDDLEWARE? Decide whether the API needs it too.
 API_MIDDLEWARE = [
     "codeblanks.web.languages.api_languages",  # ?lang= or Accept-Language; Content-Language
-    "codeblanks.web.middleware.api_security",  # SecurityMiddleware, in the loop
-    "codeblanks.web.middleware.security_headers",
-    "codeblanks.web.middleware.body_refusal",
-    "codeblanks.web.middleware.api_common",  # CommonMiddleware: ALLOWED_HOSTS, user agents
-    "codeblanks.web.middleware.api_xframe",  # XFrameOptionsMiddleware
+    "codeblanks.web.door.middleware.api_security",  # SecurityMiddleware, in the loop
+    "codeblanks.web.door.middleware.security_headers",
+    "codeblanks.web.door.middleware.body_refusal",
+    "codeblanks.web.door.middleware.api_common",  # CommonMiddleware: ALLOWED_HOSTS, user agents
+    "codeblanks.web.door.middleware.api_xframe",  # XFrameOptionsMiddleware
 ]
 
 # Bodies are read whole in memory by asgi.py (bodies.py), bounded in size and time, so Django's
@@ -64,7 +65,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_body_bytes
 FILE_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_body_bytes
 
 ROOT_URLCONF = "codeblanks.web.urls"
-ASGI_APPLICATION = "codeblanks.web.asgi.application"
+ASGI_APPLICATION = "codeblanks.web.door.asgi.application"
 
 TEMPLATES = [
     {

@@ -112,7 +112,7 @@ def too_many_learners(request):
 
 
 def body_refused(request, refusal):
-    """A body ``codeblanks.web.bodies`` refused before reading it (too large, or too slow)."""
+    """A body ``codeblanks.web.door.bodies`` refused before reading it (too large, or too slow)."""
     config = settings.CODEBLANKS
     if refusal.error == "too-large":
         if _api(request):

@@ -34,8 +34,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
             "CODEBLANKS_SECRET_KEY is not set. With a shared database every node must use the "
             "same key: set it to a long random string (docs/settings.md)."
         )
-    from codeblanks.web.asgi import application
-    from codeblanks.web.connections import guarded
+    from codeblanks.web.door.asgi import application
+    from codeblanks.web.door.connections import guarded
 
     shown = f"[{host}]" if ":" in host else host
     metrics_url = _start_metrics(config)
@@ -73,7 +73,7 @@ def _start_metrics(config) -> str:
     if not config.metrics_listen:
         return ""
     from codeblanks.sandbox import get_sandbox
-    from codeblanks.web import draining, metrics
+    from codeblanks.web.door import draining, metrics
 
     return metrics.start(config.metrics_listen, get_sandbox(), lambda: draining.drain.stopping)
 
@@ -105,7 +105,7 @@ def _run(app, *, stop_timeout_s: float, drain_s: float, **options) -> None:
     """``uvicorn.run``, with SIGTERM (and the first Ctrl+C) draining before the exit."""
     import uvicorn
 
-    from codeblanks.web.draining import drain
+    from codeblanks.web.door.draining import drain
 
     stop_timeout = stop_timeout_s
 

@@ -62,13 +62,13 @@ def _finish(request, response):
 
 @sync_and_async_middleware
 def body_refusal(get_response):
-    """Answers a request whose body ``codeblanks.web.bodies`` refused (the reason is in the
+    """Answers a request whose body ``codeblanks.web.door.bodies`` refused (the reason is in the
     ASGI scope) before any other middleware or view can read it."""
     from django.utils import translation
 
     from codeblanks import i18n
     from codeblanks.web import languages
-    from codeblanks.web.bodies import SCOPE_KEY
+    from codeblanks.web.door.bodies import SCOPE_KEY
     from codeblanks.web.views.pages import body_refused as refused_page
 
     def refusal(request):

@@ -12,8 +12,8 @@ import uuid
 
 from django.urls import Resolver404, resolve
 
-from codeblanks.web import metrics
-from codeblanks.web.logs import request_id
+from codeblanks.web.door import metrics
+from codeblanks.web.door.logs import request_id
 
 log = logging.getLogger("codeblanks.web.request")
 

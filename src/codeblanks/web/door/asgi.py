@@ -48,7 +48,7 @@ class ApiHandler(ASGIHandler):
             if not iscoroutinefunction(middleware) or isinstance(middleware, MiddlewareMixin):
                 raise ImproperlyConfigured(
                     f"API_MIDDLEWARE: {path} is not async (for Django's own, whose hooks do no "
-                    "I/O, use codeblanks.web.middleware.in_loop)"
+                    "I/O, use codeblanks.web.door.middleware.in_loop)"
                 )
             handler = convert_exception_to_response(middleware)
         self._middleware_chain = handler
@@ -85,8 +85,8 @@ def is_api(scope) -> bool:
     )
 
 
-from codeblanks.web import bodies  # noqa: E402 (needs the settings module named above)
-from codeblanks.web.middleware import _in_thread  # noqa: E402
+from codeblanks.web.door import bodies  # noqa: E402 (needs the settings module named above)
+from codeblanks.web.door.middleware import _in_thread  # noqa: E402
 
 get_asgi_application()  # sets Django up
 site = SiteHandler()  # the whole site, full middleware
@@ -102,6 +102,6 @@ async def application(scope, receive, send):
 
 # Outermost: every request gets an id, a log line and its metrics (requestlog.py); then, while
 # the node stops, new requests are refused and the ones in flight counted (draining.py).
-from codeblanks.web import draining, requestlog  # noqa: E402
+from codeblanks.web.door import draining, requestlog  # noqa: E402
 
 application = requestlog.observed(draining.drain.guard(application))

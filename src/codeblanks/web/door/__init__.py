@@ -1,0 +1,6 @@
+"""The web app's door and its operations: the ASGI application and its two handlers
+(``asgi``), request bodies bounded in size and time (``bodies``), connections per address
+(``connections``), draining on stop (``draining``), database outages (``outages``), the request
+log and metrics (``requestlog``, ``metrics``, ``logs``), the middleware that every answer goes
+through (``middleware``) and the server that runs it all (``serve``). Nothing here knows
+lessons or learners: those are the rest of ``codeblanks.web``."""
