@@ -71,6 +71,8 @@ def test_a_class_has_a_code_and_a_link_and_refuses_bad_plans():
     room = make_class(t)
     assert re.fullmatch(f"[{classes.CODE_LETTERS}]{{8}}", room.join_code)
     html = t.get(f"/classes/{room.pk}/").content.decode()
+    assert "<title>Class 7B · CodeBlanks</title>" in html  # the page's title, nothing else
+    assert html.count('id="delete-head"') == 1
     assert classes.shown_code(room.join_code) in html
     assert f"http://{HOST}/classes/join/{room.join_token}/" in html
     assert "No learner has joined yet." in html
