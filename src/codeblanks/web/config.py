@@ -235,32 +235,32 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 0) -> i
     return value
 
 
-def _seconds(env: Mapping[str, str], name: str, default: float, *, zero: bool = False) -> float:
-    """Seconds, above 0 (or from 0 when ``zero`` allows "not at all") and at most an hour."""
+def _seconds(
+    env: Mapping[str, str],
+    name: str,
+    default: float,
+    *,
+    zero: bool = False,
+    most: float = 3600,
+    unit: str = "seconds",
+) -> float:
+    """Seconds (or CPU-seconds: ``unit``), above 0 (or from 0 when ``zero`` allows "not at
+    all") and at most ``most``."""
     raw = (env.get(name) or "").strip()
     if not raw:
         return default
     try:
         value = float(raw)
     except ValueError:
-        raise ConfigError(f"{name}={raw!r}: expected a number of seconds") from None
-    if not (value >= 0 if zero else value > 0) or value > 3600:
-        raise ConfigError(f"{name}={raw!r}: give between 0 and 3600 seconds")
+        raise ConfigError(f"{name}={raw!r}: expected a number of {unit}") from None
+    if not (value >= 0 if zero else value > 0) or value > most:
+        raise ConfigError(f"{name}={raw!r}: give between 0 and {most:g} {unit}")
     return value
 
 
 def _cpu_seconds(env: Mapping[str, str], name: str, default: float, *, zero: bool = True) -> float:
     """CPU-seconds for the run meter: from 0 (or above 0 unless ``zero``) to a day's worth."""
-    raw = (env.get(name) or "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigError(f"{name}={raw!r}: expected a number of CPU-seconds") from None
-    if not (value >= 0 if zero else value > 0) or value > 86400:
-        raise ConfigError(f"{name}={raw!r}: give between 0 and 86400 CPU-seconds")
-    return value
+    return _seconds(env, name, default, zero=zero, most=86400, unit="CPU-seconds")
 
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
