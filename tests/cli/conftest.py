@@ -26,6 +26,16 @@ def tiny(tmp_path: Path, monkeypatch) -> Path:
     return course
 
 
+@pytest.fixture
+def learner_home(tmp_path, monkeypatch):
+    """A learner of their own: data and config folders, no server set, in a fresh folder."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("CODEBLANKS_SERVER", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 @pytest.fixture(autouse=True)
 def english_environment(monkeypatch):
     """The learner's commands speak the environment's language: the tests start from none

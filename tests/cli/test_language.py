@@ -138,15 +138,6 @@ def test_the_authors_check_stays_english(tiny, capsys):
     assert out and "ders" not in out
 
 
-@pytest.fixture
-def learner_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("CODEBLANKS_SERVER", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def test_learn_in_turkish(learner_home, capsys):
     assert main(["learn", "start", "query-key-value", "w", "--lang", "tr"]) == 0
     out = capsys.readouterr().out

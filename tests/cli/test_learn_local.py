@@ -12,17 +12,9 @@ import pytest
 from codeblanks.cli.main import main
 from codeblanks.content import catalog
 
+pytestmark = pytest.mark.usefixtures("learner_home")  # a learner of its own, every test
+
 QKV = "query-key-value"
-
-
-@pytest.fixture(autouse=True)
-def learner_home(tmp_path, monkeypatch):
-    """A learner of their own: data and config folders, no server set, in a fresh folder."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("CODEBLANKS_SERVER", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def lesson():

@@ -17,18 +17,10 @@ from codeblanks.content import catalog
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion
 from codeblanks.content.public import meaning_order, option_order
 
+pytestmark = pytest.mark.usefixtures("learner_home")  # a learner of its own, every test
+
 STRINGS = "py-strings"
 TICKET = "py-if-and-else"
-
-
-@pytest.fixture(autouse=True)
-def learner_home(tmp_path, monkeypatch):
-    """A learner of their own: data and config folders, no server set, in a fresh folder."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("CODEBLANKS_SERVER", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def lesson(lesson_id: str, language: str = "en"):

@@ -14,16 +14,9 @@ from codeblanks.cli.main import main
 from codeblanks.content import catalog
 from codeblanks.content.model import ChoiceQuestion
 
+pytestmark = pytest.mark.usefixtures("learner_home")  # a learner of its own, every test
+
 LESSON = "query-key-value"
-
-
-@pytest.fixture(autouse=True)
-def learner_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("CODEBLANKS_SERVER", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def choices(lang: str = "en"):
