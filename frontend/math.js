@@ -49,9 +49,6 @@
     el.appendChild(target);
     el.setAttribute("data-math-rendered", "");
     el.setAttribute("data-tex", tex);
-    // a formula wider than its column scrolls sideways (.math.block): keyboard users must be
-    // able to reach it to scroll, so a display formula takes the focus as a code block does
-    if (display && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
   }
 
   function renderWithin(root) {
