@@ -129,3 +129,22 @@ def test_launches_the_tool_cannot_trust_are_refused_in_words(platform, live_serv
     )
     assert off.status_code == 403 and "not active" in off.text
     assert not get_user_model().objects.filter(username__startswith="lti-").exists()
+
+
+def test_a_login_for_no_known_registration_is_refused_in_words(platform, live_server):
+    """Anyone can call the login URL: an unknown registration or issuer is a 400, never a 500."""
+    for uuid, iss in (
+        ("00000000-0000-4000-8000-000000000000", platform.url),
+        (registration(), "https://not-the-lms.example"),
+    ):
+        answer = requests.get(
+            f"{live_server.url}/lti/login/{uuid}/",
+            params={
+                "iss": iss,
+                "login_hint": "x",
+                "target_link_uri": f"{live_server.url}/lti/launch/",
+            },
+            allow_redirects=False,
+            timeout=30,
+        )
+        assert answer.status_code == 400 and "login request was refused" in answer.text

@@ -28,7 +28,7 @@ from lti_tool.utils import DjangoToolConfig, sync_data_from_launch
 from lti_tool.views import jwks  # noqa: F401  (the tool's public keys, served at /lti/jwks)
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoMessageLaunch, DjangoOIDCLogin
-from pylti1p3.exception import LtiException
+from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
@@ -38,6 +38,8 @@ from codeblanks.web.teaching import classes
 from codeblanks.web.teaching.models import LtiGrade, Membership
 
 log = logging.getLogger("codeblanks.lti")
+# What pylti1p3 raises on what an LMS (or anyone) sent that does not check out.
+REFUSED = (LtiException, OIDCException, requests.RequestException)
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
@@ -78,7 +80,7 @@ class LoginView(View):
         oidc = DjangoOIDCLogin(request, tool, launch_data_storage=DjangoCacheDataStorage())
         try:
             return oidc.redirect(target)
-        except LtiException as exc:
+        except REFUSED as exc:
             return _refused(
                 request, _("The LMS's login request was refused: %(why)s") % {"why": exc}
             )
@@ -136,7 +138,7 @@ class LaunchView(View):
         )
         try:
             message.validate()
-        except (LtiException, requests.RequestException) as exc:
+        except REFUSED as exc:
             return _refused(request, _("This launch could not be checked: %(why)s") % {"why": exc})
         launch = LtiLaunch(message)
         sync_data_from_launch(launch, None)
@@ -224,7 +226,7 @@ def send(link: LtiGrade) -> bool:
     service = AssignmentsGradesService(connector, {"scope": link.scope, "lineitem": link.lineitem})
     try:
         service.put_grade(grade)
-    except (LtiException, requests.RequestException) as exc:
+    except REFUSED as exc:
         LtiGrade.objects.filter(pk=link.pk).update(error=str(exc)[:300])
         log.warning("LTI score for %s not sent: %s", link.lineitem, exc)
         return False
