@@ -216,3 +216,23 @@ def test_a_teacher_deletes_a_class_and_the_learners_keep_their_progress(grader):
     assert not Classroom.objects.exists() and not Membership.objects.exists()
     assert "Class 7B" not in ada.get("/classes/").content.decode()
     assert "1 / 2" in ada.get("/progress/").content.decode()  # solved: still theirs
+
+
+def test_an_id_too_large_for_the_database_is_not_found_like_any_other():
+    """A URL's id past what an integer column holds is a 404, never the database's error."""
+    t = signed_in(user("teacher", teacher=True))
+    huge = "9" * 23
+    for url in (
+        f"/classes/{huge}/",
+        f"/classes/{huge}/progress.csv",
+        f"/classes/{huge}/analysis/{FIRST.id}/",
+    ):
+        assert t.get(url).status_code == 404, url
+    for url in (
+        f"/classes/{huge}/leave",
+        f"/classes/{huge}/delete",
+        f"/progress/tokens/{huge}/revoke",
+    ):
+        assert t.post(url, {"confirm": "yes"}).status_code == 404, url
+    assert t.get(f"/api/classes/{huge}/progress").json()["error"] == "not-found"
+    assert t.post(f"/classes/{'9' * 18}/leave").status_code == 302  # the largest id still reads

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import path
 
+from codeblanks.web import converters  # noqa: F401  (the <row:...> converter)
 from codeblanks.web.teaching import urls as teaching_urls
 from codeblanks.web.views import (
     accounts,
@@ -25,7 +26,7 @@ urlpatterns = [
     path("progress/", pages.progress, name="progress"),
     path("language", language.language_set, name="language"),
     path("progress/tokens", tokens.token_create, name="token-create"),
-    path("progress/tokens/<int:token_id>/revoke", tokens.token_revoke, name="token-revoke"),
+    path("progress/tokens/<row:token_id>/revoke", tokens.token_revoke, name="token-revoke"),
     path("lessons/<slug:lesson_id>/", lesson.lesson_page, name="lesson"),
     path("lessons/<slug:lesson_id>/review/", lesson.lesson_review, name="lesson-review"),
     path("lessons/<slug:lesson_id>/run", lesson.lesson_run, name="lesson-run"),

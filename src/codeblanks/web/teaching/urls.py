@@ -1,5 +1,6 @@
 from django.urls import path
 
+from codeblanks.web import converters  # noqa: F401  (the <row:...> converter)
 from codeblanks.web.teaching import api, lti, views
 
 urlpatterns = [
@@ -7,12 +8,12 @@ urlpatterns = [
     path("classes/new", views.class_new, name="class-new"),
     path("classes/join", views.class_join_code, name="class-join-code"),
     path("classes/join/<str:token>/", views.class_join_link, name="class-join-link"),
-    path("classes/<int:room_id>/", views.class_detail, name="class-detail"),
-    path("classes/<int:room_id>/progress.csv", views.class_csv, name="class-csv"),
-    path("classes/<int:room_id>/leave", views.class_leave, name="class-leave"),
-    path("classes/<int:room_id>/delete", views.class_delete, name="class-delete"),
+    path("classes/<row:room_id>/", views.class_detail, name="class-detail"),
+    path("classes/<row:room_id>/progress.csv", views.class_csv, name="class-csv"),
+    path("classes/<row:room_id>/leave", views.class_leave, name="class-leave"),
+    path("classes/<row:room_id>/delete", views.class_delete, name="class-delete"),
     path(
-        "classes/<int:room_id>/analysis/<slug:lesson_id>/",
+        "classes/<row:room_id>/analysis/<slug:lesson_id>/",
         views.class_analysis,
         name="class-analysis",
     ),
@@ -25,6 +26,6 @@ urlpatterns = [
 api_urlpatterns = [
     path("api/classes", api.create, name="api-classes"),
     path("api/classes/join", api.join, name="api-class-join"),
-    path("api/classes/<int:room_id>/progress", api.progress, name="api-class-progress"),
-    path("api/classes/<int:room_id>/progress.csv", api.progress_csv, name="api-class-csv"),
+    path("api/classes/<row:room_id>/progress", api.progress, name="api-class-progress"),
+    path("api/classes/<row:room_id>/progress.csv", api.progress_csv, name="api-class-csv"),
 ]
