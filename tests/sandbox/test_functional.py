@@ -106,9 +106,18 @@ def test_stdin_is_empty(sandbox):
 
 
 def test_random_state_differs_between_runs(sandbox):
-    code = "import random, numpy as np\nprint(random.random(), np.random.rand())"
-    outs = {sandbox.run(code).stdout for _ in range(3)}
-    assert len(outs) == 3
+    """Every generator a program may use starts from its own state in each run: Python's
+    ``random``, NumPy's global one (uniform and Gaussian draws) and a fresh ``default_rng``."""
+    code = (
+        "import random, numpy as np\n"
+        "print(random.random())\nprint(np.random.rand())\nprint(np.random.normal())\n"
+        "print(np.random.default_rng().random())\nprint(np.random.randint(0, 2**31, 4))"
+    )
+    runs = [sandbox.run(code) for _ in range(4)]
+    assert all(r.ok for r in runs), runs
+    columns = zip(*(r.stdout.splitlines() for r in runs), strict=True)
+    for draws in columns:
+        assert len(set(draws)) == 4, draws
 
 
 def test_runs_execute_concurrently_across_slots(sandbox):
