@@ -289,9 +289,14 @@ class CourseProgress:
         return round(100 * self.done / self.total) if self.total else 0
 
 
-def course_progress(learner: Learner | None, course: Course) -> CourseProgress:
+def course_progress(
+    learner: Learner | None, course: Course, progress: dict[str, Progress] | None = None
+) -> CourseProgress:
+    """How far the learner is in each level; ``progress``: their progress in the course's
+    lessons, if the caller has read it already."""
     levels = course_levels(course)
-    progress = progress_map(learner, [x.uuid for _, lessons in levels for x in lessons])
+    if progress is None:
+        progress = progress_map(learner, [x.uuid for _, lessons in levels for x in lessons])
     counts = []
     for level, lessons in levels:
         done = sum(1 for r in lesson_rows(lessons, progress) if r.state == COMPLETE)
@@ -321,12 +326,18 @@ class LessonFlow:
 
 
 def lesson_flow(learner: Learner | None, lesson: Lesson) -> LessonFlow:
+    """One read of the learner's progress in the whole course serves both the lesson and the
+    course's levels (rendered on every page and after every run)."""
     course = course_get(lesson.course_id)
+    if course is None:
+        return LessonFlow(lesson, progress_get(learner, lesson), lesson_neighbours(lesson)[1], None)
+    uuids = {x.uuid for _, lessons in course_levels(course) for x in lessons} | {lesson.uuid}
+    progress = progress_map(learner, uuids)
     return LessonFlow(
         lesson=lesson,
-        progress=progress_get(learner, lesson),
+        progress=progress.get(lesson.uuid, EMPTY),
         next=lesson_neighbours(lesson)[1],
-        course=course_progress(learner, course) if course else None,
+        course=course_progress(learner, course, progress),
     )
 
 
