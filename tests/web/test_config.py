@@ -41,6 +41,26 @@ def test_defaults_are_local_sqlite_in_the_data_dir(tmp_path):
     assert config.cache(c.cache_url)["BACKEND"].endswith("LocMemCache")
 
 
+def test_sqlite_keeps_a_write_ahead_log(tmp_path, django_db_blocker):
+    """Each commit appends to the log (no rollback journal made and deleted per commit), and
+    readers do not wait for a writer; durability stays FULL."""
+    import sqlite3
+
+    from django.db.backends.sqlite3.base import DatabaseWrapper
+
+    settings = config.database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    wrapper = DatabaseWrapper({**settings, "TIME_ZONE": None, "CONN_MAX_AGE": 0,
+                               "CONN_HEALTH_CHECKS": False, "AUTOCOMMIT": True,
+                               "ATOMIC_REQUESTS": False, "TEST": {}})  # fmt: skip
+    with django_db_blocker.unblock(), wrapper.cursor() as cursor:
+        cursor.execute("PRAGMA synchronous")
+        assert cursor.fetchone()[0] == 2  # FULL
+        wrapper.close()
+    plain = sqlite3.connect(tmp_path / "db.sqlite3")
+    assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    plain.close()
+
+
 def test_secret_key_is_generated_once_and_kept(tmp_path):
     first = config.from_env({"CODEBLANKS_DATA_DIR": str(tmp_path)})
     again = config.from_env({"CODEBLANKS_DATA_DIR": str(tmp_path)})
