@@ -1,0 +1,191 @@
+"""CPU per learner's step (issue 25, item 1: at most 1/8 of a naive run's CPU), counted from
+/proc: one learner in a browser session opens the lesson page, then presses Run on the sample
+solution (the page's own htmx form, with its CSRF token and session cookie), through the ASGI
+application in-process. Counted apart: this process (the web app, the grader, the sandbox's
+supervisor threads) and the sandbox (the zygote and every child it forked and reaped).
+
+    .venv/bin/python benchmarks/step.py [--n 60] [--naive 8] [--lesson query-key-value]
+
+The baseline, in the same run: a fresh ``python main.py`` of the same program, with one BLAS
+thread (as in the sandbox, and as issue 25 states it) and with this environment's default
+(OpenBLAS then starts a thread per core). The ratio is given against both; the target is
+counted against the first, the smaller. Every answer is checked (200, and the run said right).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from cpu_per_grade import cpu_ms, sandbox_pids  # noqa: E402
+
+from grading import web_app  # noqa: E402
+
+
+class Browser:
+    """One learner's cookies, and requests made as a browser makes them."""
+
+    def __init__(self, app, host: str) -> None:
+        self.app, self.host, self.cookies = app, host, SimpleCookie()
+
+    async def request(self, method: str, path: str, body: bytes = b"", headers=()) -> tuple:
+        cookie = "; ".join(f"{k}={m.value}" for k, m in self.cookies.items())
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0", "spec_version": "2.3"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": [
+                (b"host", self.host.encode()),
+                (b"accept-language", b"en"),
+                (b"content-length", str(len(body)).encode()),
+                *([(b"cookie", cookie.encode())] if cookie else []),
+                *headers,
+            ],
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
+        messages, done, asked = [], asyncio.Event(), False
+
+        async def receive():
+            nonlocal asked
+            if not asked:
+                asked = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await done.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            messages.append(message)
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                done.set()
+
+        await self.app(scope, receive, send)
+        start = messages[0]
+        for name, value in start.get("headers", []):
+            if name.lower() == b"set-cookie":
+                self.cookies.load(value.decode("latin-1"))
+        return start["status"], b"".join(m.get("body", b"") for m in messages[1:])
+
+
+async def step(browser: Browser, page: str, run: str, code: str) -> None:
+    """The lesson page, then Run, as the page's form sends it; fails loudly on a wrong answer."""
+    status, body = await browser.request("GET", page)
+    assert status == 200 and b'id="run-form"' in body, (status, body[:300])
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+    assert token, "no CSRF token in the page"
+    form = urlencode({"csrfmiddlewaretoken": token.group(1).decode(), "code": code}).encode()
+    status, body = await browser.request(
+        "POST",
+        run,
+        form,
+        [
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            (b"hx-request", b"true"),
+            (b"referer", f"http://{browser.host}{page}".encode()),
+            (b"origin", f"http://{browser.host}".encode()),
+        ],
+    )
+    assert status == 200 and b'data-verdict="correct"' in body, (status, body[:600])
+
+
+def naive_cpu_ms(code: str, n: int, blas_threads: str | None) -> float:
+    """Mean CPU (user + system) of a fresh ``python main.py`` of ``code``."""
+    env = dict(os.environ)
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.pop(var, None)
+        if blas_threads:
+            env[var] = blas_threads
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "main.py")
+        Path(path).write_text(code)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        for _ in range(n):
+            subprocess.run([sys.executable, path], capture_output=True, check=True, env=env)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000 / n
+
+
+def database() -> str:
+    """A database of its own, made before the loop starts (each Run writes the learner's
+    progress); the folder it is in, to remove at the end."""
+    folder = tempfile.mkdtemp(prefix="codeblanks-step-")
+    os.environ["CODEBLANKS_DATABASE_URL"] = f"sqlite:///{folder}/step.sqlite3"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeblanks.web.settings")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    return folder
+
+
+async def main(args, folder: str) -> int:
+    from django.urls import reverse
+
+    from codeblanks.content import catalog
+    from codeblanks.sandbox import get_sandbox
+
+    lesson = catalog().lesson(args.lesson)
+    code = lesson.exercise.solution
+    sandbox = get_sandbox()
+    app, _, host = web_app(args.lesson)
+    page, run = reverse("lesson", args=[lesson.id]), reverse("lesson-run", args=[lesson.id])
+    browser = Browser(app, host)
+    for _ in range(5):  # warm: templates compiled, caches filled, the learner's row made
+        await step(browser, page, run, code)
+        await asyncio.sleep(0.05)
+    pids = sandbox_pids(sandbox._supervisor.proc.pid)
+    await asyncio.sleep(0.5)  # the spares settle
+
+    def sample() -> tuple[float, float]:
+        return cpu_ms(os.getpid()), sum(cpu_ms(p, children=True) for p in pids)
+
+    web0, box0 = sample()
+    wall = time.perf_counter()
+    for _ in range(args.n):
+        await step(browser, page, run, code)
+        await asyncio.sleep(0.03)
+    await asyncio.sleep(0.5)  # the last children are reaped, the spares refilled
+    web1, box1 = sample()
+    wall = time.perf_counter() - wall
+    web, box = (web1 - web0) / args.n, (box1 - box0) / args.n
+    total = web + box
+    print(f"{args.lesson}: {args.n} steps (the lesson page, then Run), load "
+          f"{os.getloadavg()[0]:.1f}, wall {wall:.1f} s")  # fmt: skip
+    print(f"  CPU per step: web process {web:6.2f} ms   sandbox {box:6.2f} ms   total {total:6.2f} ms")
+    one = naive_cpu_ms(code, args.naive, "1")
+    default = naive_cpu_ms(code, args.naive, None)
+    print(f"  baseline: a fresh `python main.py`, one BLAS thread {one:6.1f} ms of CPU: the step "
+          f"is 1/{one / total:.1f} of it (target: 1/8 or less) {'MET' if total * 8 <= one else 'MISSED'}")  # fmt: skip
+    print(f"            the same with the default BLAS threads {default:6.1f} ms: 1/{default / total:.1f}"
+          f" (n={args.naive} each)")  # fmt: skip
+    shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=60)
+    parser.add_argument("--naive", type=int, default=8)
+    parser.add_argument("--lesson", default="query-key-value")
+    sys.exit(asyncio.run(main(parser.parse_args(), database())))
