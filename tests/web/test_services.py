@@ -37,6 +37,20 @@ def test_progress_states_move_forward():
     assert selectors.progress_get(ANON, LAST).state(LAST) == selectors.NOT_STARTED
 
 
+def test_saving_code_again_replaces_it_in_the_one_row():
+    other = Learner(anon_key="b" * 32)
+    services.code_save(learner=ANON, lesson=FIRST, code="first")
+    services.code_save(learner=other, lesson=FIRST, code="theirs")
+    services.solution_reveal(learner=ANON, lesson=FIRST)
+    before = LessonProgress.objects.get(anon_key=ANON.anon_key, lesson_uuid=FIRST.uuid)
+    services.code_save(learner=ANON, lesson=FIRST, code="second")
+    row = LessonProgress.objects.get(anon_key=ANON.anon_key, lesson_uuid=FIRST.uuid)
+    assert (row.pk, row.code, row.has_code) == (before.pk, "second", True)
+    assert row.revealed_at == before.revealed_at  # the rest of the row is kept
+    assert row.code_saved_at > before.code_saved_at and row.updated_at > before.updated_at
+    assert selectors.progress_get(other, FIRST).code == "theirs"
+
+
 def test_a_row_needs_exactly_one_owner():
     with pytest.raises(IntegrityError):
         LessonProgress.objects.create(lesson_uuid=FIRST.uuid)

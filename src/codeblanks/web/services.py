@@ -43,12 +43,17 @@ def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
 # ---- code ------------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def code_save(*, learner: Learner, lesson: Lesson, code: str) -> None:
-    """Keep ``code`` as the learner's latest program for this lesson."""
-    row = _progress_for_update(learner, lesson)
-    row.code, row.has_code, row.code_saved_at = code, True, timezone.now()
-    row.save(update_fields=["code", "has_code", "code_saved_at", "updated_at"])
+    """Keep ``code`` as the learner's latest program for this lesson: one UPDATE on every Run
+    after the first (no row read first), the row made when there is none yet."""
+    now = timezone.now()
+    saved = dict(code=code, has_code=True, code_saved_at=now, updated_at=now)
+    if LessonProgress.objects.filter(lesson_uuid=lesson.uuid, **learner.owner).update(**saved):
+        return
+    with transaction.atomic():
+        row = _progress_for_update(learner, lesson)
+        row.code, row.has_code, row.code_saved_at = code, True, now
+        row.save(update_fields=["code", "has_code", "code_saved_at", "updated_at"])
 
 
 @transaction.atomic
