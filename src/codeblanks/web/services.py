@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Func, IntegerField, Q, Sum
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import get_language
@@ -122,12 +122,23 @@ def _code_refusal(code: str) -> quotas.Refusal | None:
     return quotas.size_refusal(code) or quotas.character_refusal(code)
 
 
+class _Utf8Bytes(Func):
+    """A text's size in UTF-8 bytes, counted by the database (both keep text as UTF-8): the
+    room check on every Run reads one number, not every saved program."""
+
+    output_field = IntegerField()
+    template = "OCTET_LENGTH(%(expressions)s)"
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection, template="LENGTH(CAST(%(expressions)s AS BLOB))")
+
+
 def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | None:
     """A refusal when keeping ``code`` would take the learner's saved code, all lessons
     together, over CODEBLANKS_LEARNER_CODE_BYTES (the saved code it replaces not counted)."""
     limit = settings.CODEBLANKS.learner_code_bytes
     others = LessonProgress.objects.filter(**learner.owner).exclude(lesson_uuid=lesson.uuid)
-    used = sum(len(c.encode("utf-8")) for c in others.values_list("code", flat=True).iterator())
+    used = others.aggregate(used=Sum(_Utf8Bytes("code")))["used"] or 0
     size = len(code.encode("utf-8"))
     if used + size <= limit:
         return None
