@@ -237,6 +237,31 @@ def test_filling_the_disk_stops_at_the_run_quota(run):
     assert r.verdict == "error" and "No space left on device" in r.stderr
 
 
+def test_a_program_cannot_dump_core_lock_memory_or_raise_its_priority(run):
+    """What every child inherits from the zygote (set once there) and sets itself: no core
+    files, no locked memory or message queues, no nice below 20 - 0 (a demoted run stays
+    demoted), and the OOM killer's first choice."""
+    r = run(
+        "import os, resource\n"
+        "for n in ('RLIMIT_CORE', 'RLIMIT_MEMLOCK', 'RLIMIT_MSGQUEUE', 'RLIMIT_NICE'):\n"
+        "    limit = getattr(resource, n)\n"
+        "    print(n, resource.getrlimit(limit))\n"
+        "    try:\n"
+        "        resource.setrlimit(limit, (1 << 20, 1 << 20))\n"
+        "    except (ValueError, OSError) as e:\n"
+        "        print('raise refused')\n"
+        "print(open('/proc/self/oom_score_adj').read().strip())\n"
+        "try:\n"
+        "    os.nice(-1)\n"
+        "except OSError:\n"
+        "    print('nice refused')\n"
+    )
+    lines = r.stdout.splitlines()
+    for name in ("RLIMIT_CORE", "RLIMIT_MEMLOCK", "RLIMIT_MSGQUEUE", "RLIMIT_NICE"):
+        assert f"{name} (0, 0)" in lines, r.stdout
+    assert lines.count("raise refused") == 4 and lines[-2:] == ["1000", "nice refused"], r.stdout
+
+
 def test_one_file_larger_than_the_file_limit(run):
     code = "with open('big', 'wb') as f:\n    f.write(b'0' * (20 << 20))\n"
     r = run(code, limits=RunLimits(wall_s=5, file_size_mb=1))

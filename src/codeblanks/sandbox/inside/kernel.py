@@ -43,6 +43,13 @@ CAP_SYS_ADMIN = 21
 CAP_LAST = 63
 
 
+# Declared once, so that a call converts its arguments without building ctypes objects (what a
+# spare child does after fork costs it a page copy for every object it makes or touches).
+_libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
+                        ctypes.c_char_p]  # fmt: skip
+_libc.unshare.argtypes = [ctypes.c_int]
+
+
 def _check(result: int, what: str) -> int:
     if result < 0:
         err = ctypes.get_errno()
@@ -51,7 +58,7 @@ def _check(result: int, what: str) -> int:
 
 
 def unshare(flags: int) -> None:
-    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+    _check(_libc.unshare(flags), "unshare")
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
@@ -60,11 +67,19 @@ def mount(source: str | None, target: str, fstype: str | None, flags: int, data:
             source.encode() if source else None,
             target.encode(),
             fstype.encode() if fstype else None,
-            ctypes.c_ulong(flags),
+            flags,
             data.encode() if data else None,
         ),
         f"mount {target}",
     )
+
+
+def private_tmp(options: bytes) -> None:
+    """A mount namespace of this process's own, and in it a fresh tmpfs on /tmp (``options``:
+    the tmpfs's, already encoded): what each spare child does first."""
+    _check(_libc.unshare(CLONE_NEWNS), "unshare")
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount /")
+    _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, options), "mount /tmp")
 
 
 def umount(target: str, flags: int = 0) -> None:
@@ -129,13 +144,22 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
 
 
+class Seccomp:
+    """A raw BPF program exported by libseccomp (8 bytes per instruction), built into the
+    kernel's structure once (the zygote does it before forking) and installed by ``load``."""
+
+    def __init__(self, bpf: bytes) -> None:
+        count = len(bpf) // 8
+        self._program = (_SockFilter * count).from_buffer_copy(bpf)
+        self._fprog = _SockFprog(count, self._program)
+        self._pointer = ctypes.byref(self._fprog)
+
+    def load(self) -> None:
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+        mode = ctypes.c_ulong(SECCOMP_MODE_FILTER)
+        _check(_libc.prctl(PR_SET_SECCOMP, mode, self._pointer, 0, 0), "seccomp")
+
+
 def load_seccomp(bpf: bytes) -> None:
     """Install a raw BPF program exported by libseccomp (8 bytes per instruction)."""
-    count = len(bpf) // 8
-    program = (_SockFilter * count).from_buffer_copy(bpf)
-    fprog = _SockFprog(count, program)
-    prctl(PR_SET_NO_NEW_PRIVS, 1)
-    _check(
-        _libc.prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(fprog), 0, 0),
-        "seccomp",
-    )
+    Seccomp(bpf).load()

@@ -69,7 +69,8 @@ class Zygote:
     def __init__(self, cfg: dict) -> None:
         self.cfg = cfg
         self.isolate = cfg["isolate"]
-        self.child_bpf = bytes.fromhex(cfg["child_bpf"])
+        self.child_seccomp = kernel.Seccomp(bytes.fromhex(cfg["child_bpf"]))
+        self.tmp_options = b"size=%dk,nr_inodes=512,mode=0700" % cfg["disk_kib"] + b",uid=%d,gid=%d"
         self.ctl = socket.socket(fileno=CTL_FD)
         self.children: dict[int, str] = {}
         self.run_dirs: dict[int, str] = {}
@@ -84,6 +85,13 @@ class Zygote:
             os.environ[var] = "1"
         os.environ["HOME"] = "/tmp"
         info = runner.preload(self.cfg["modules"])
+        # Inherited by every child, so set once here: no core files (could fill the run dir or
+        # leak memory), no locked memory, no POSIX message queues, and no nice below 20 - 0, so
+        # a run demoted to SCHED_IDLE by the supervisor (short jobs first) cannot switch back.
+        # The zygote needs none of them either.
+        for lim in (resource.RLIMIT_CORE, resource.RLIMIT_MEMLOCK, resource.RLIMIT_MSGQUEUE,
+                    resource.RLIMIT_NICE):  # fmt: skip
+            resource.setrlimit(lim, (0, 0))
         gc.collect()
         gc.freeze()  # keep the shared heap out of every child's GC passes (no COW faults)
         if self.isolate:
@@ -182,15 +190,7 @@ class Zygote:
                 # A private tmpfs as the only writable place: it vanishes with the child (nothing
                 # reaches the next run; nothing on the host is ever deleted by path), its size caps
                 # disk filling, and mode 0700 + the run's uid keep concurrent runs out.
-                kernel.unshare(kernel.CLONE_NEWNS)
-                kernel.mount(None, "/", None, kernel.MS_REC | kernel.MS_PRIVATE)
-                kernel.mount(
-                    "tmpfs",
-                    "/tmp",
-                    "tmpfs",
-                    kernel.MS_NOSUID | kernel.MS_NODEV,
-                    f"size={self.cfg['disk_kib']}k,nr_inodes=512,mode=0700,uid={uid},gid={uid}",
-                )
+                kernel.private_tmp(self.tmp_options % (uid, uid))
             else:
                 os.chdir(run_dir or "/")
             pidfd = os.pidfd_open(os.getpid())
@@ -203,14 +203,10 @@ class Zygote:
                 os.dup2(fd, target)
             os.closerange(6, 1 << 16)
             # When memory runs short, the OOM killer takes a run, never the zygote (-1000).
-            with open("/proc/self/oom_score_adj", "w") as f:
-                f.write("1000")
-            # No core files (could fill the run dir or leak memory); no locked memory; no POSIX
-            # message queues; no nice below 20 - 0, so a run demoted to SCHED_IDLE by the
-            # supervisor (short jobs first) cannot switch back.
-            for lim in (resource.RLIMIT_CORE, resource.RLIMIT_MEMLOCK, resource.RLIMIT_MSGQUEUE,
-                        resource.RLIMIT_NICE):  # fmt: skip
-                resource.setrlimit(lim, (0, 0))
+            # (os calls, not open(): each object a child makes or touches costs it a page copy.)
+            adj = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+            os.write(adj, b"1000")
+            os.close(adj)
             if self.isolate:
                 # The run's own uid: it cannot signal, ptrace or read another run's processes
                 # and files, and RLIMIT_NPROC counts only its own threads.
@@ -218,7 +214,7 @@ class Zygote:
                 os.setresgid(uid, uid, uid)
                 os.setresuid(uid, uid, uid)
                 os.chdir("/tmp")  # (only the run's uid may enter it)
-                kernel.load_seccomp(self.child_bpf)
+                self.child_seccomp.load()
             runner.serve(code_fd=3, chan_fd=4, pidfd=5, warm=warm)
         except BaseException:
             try:
