@@ -84,13 +84,19 @@ def _course_map(found, keep: list) -> tuple:
     ))  # fmt: skip
 
 
+def _course_progress(found, keep: list) -> tuple:
+    """What course_progress.html shows: the course and every level's counts and names."""
+    return ("course-progress", _course(found.course, keep),
+            *((x.level, x.slug, x.done, x.total, x.name) for x in found.levels))  # fmt: skip
+
+
 def vary(value, keep: list) -> Hashable:
     """The key of one thing a part shows (the lessons it names are added to ``keep``). Only
     kinds this module knows: anything else is an error, never a key that might leave out what
     makes two renderings differ."""
     from codeblanks.web.coursemap import CourseMap
     from codeblanks.web.questions import QuestionView
-    from codeblanks.web.selectors import HintsView, LevelBlock
+    from codeblanks.web.selectors import CourseProgress, HintsView, LevelBlock
 
     if isinstance(value, Lesson):
         return _lesson(value, keep)
@@ -98,6 +104,10 @@ def vary(value, keep: list) -> Hashable:
         return _question_view(value)
     if isinstance(value, LevelBlock):
         return _level_block(value, keep)
+    if isinstance(value, Course):
+        return _course(value, keep)
+    if isinstance(value, CourseProgress):
+        return _course_progress(value, keep)
     if isinstance(value, CourseMap):
         return _course_map(value, keep)
     if isinstance(value, HintsView):
