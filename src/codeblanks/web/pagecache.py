@@ -17,6 +17,7 @@ renders every part afresh (benchmarks/pages.py compares the two in one run).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -28,6 +29,7 @@ from codeblanks.content.model import Course, Lesson
 
 enabled = True
 LIMIT = 4096
+_PLAIN = frozenset({str, int, bool})
 
 # key -> (html, the lessons it names, kept alive so that no other object takes their id)
 _parts: OrderedDict[Hashable, tuple[str, list]] = OrderedDict()
@@ -45,15 +47,19 @@ def _lesson(lesson: Lesson, keep: list) -> tuple:
 def _question_view(view) -> tuple:
     """Every field of a question's view (its question by lesson-independent id), so a field
     added to ``QuestionView`` is part of the key without anyone remembering to add it."""
-    return ("question", *(
-        view.question.id if f.name == "question" else repr(getattr(view, f.name))
-        for f in fields(view)
-    ))  # fmt: skip
+    rest = (repr(getattr(view, name)) for name in _names(type(view)) if name != "question")
+    return ("question", view.question.id, *rest)
 
 
 def _fields(kind: str, view) -> tuple:
     """Every field of a small view (a hints block): a field added later is in the key too."""
-    return (kind, *(repr(getattr(view, f.name)) for f in fields(view)))
+    return (kind, *(repr(getattr(view, name)) for name in _names(type(view))))
+
+
+@functools.cache
+def _names(kind: type) -> tuple[str, ...]:
+    """A dataclass's field names (``fields()`` is slow to ask for on every key)."""
+    return tuple(f.name for f in fields(kind))
 
 
 def _level_block(block, keep: list) -> tuple:
@@ -98,6 +104,8 @@ def vary(value, keep: list) -> Hashable:
     from codeblanks.web.questions import QuestionView
     from codeblanks.web.selectors import CourseProgress, HintsView, LevelBlock
 
+    if value is None or type(value) in _PLAIN:  # most of what a key holds: no checks below
+        return value
     if isinstance(value, Lesson):
         return _lesson(value, keep)
     if isinstance(value, QuestionView):
