@@ -17,7 +17,6 @@ renders every part afresh (benchmarks/pages.py compares the two in one run).
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -56,10 +55,15 @@ def _fields(kind: str, view) -> tuple:
     return (kind, *(repr(getattr(view, name)) for name in _names(type(view))))
 
 
-@functools.cache
+_field_names: dict[type, tuple[str, ...]] = {}
+
+
 def _names(kind: type) -> tuple[str, ...]:
     """A dataclass's field names (``fields()`` is slow to ask for on every key)."""
-    return tuple(f.name for f in fields(kind))
+    found = _field_names.get(kind)
+    if found is None:
+        found = _field_names[kind] = tuple(f.name for f in fields(kind))
+    return found
 
 
 def _level_block(block, keep: list) -> tuple:
