@@ -96,3 +96,55 @@ def test_the_map_is_a_list_of_levels_with_every_course(language):
     }
     for word in words[language]:
         assert word in html, word
+
+
+# ---- the rendered maps kept (web/pagecache.py) ------------------------------------------------
+
+STOP = re.compile(
+    r'<li class="map-stop state-(\w+)[^"]*" value="\d+">\s*<a href="/lessons/([\w-]+)/"'
+)
+
+
+def _states(page: bytes) -> dict[str, str]:
+    return {lesson: state for state, lesson in STOP.findall(page.decode())}
+
+
+@pytest.fixture
+def kept():
+    from codeblanks.web import pagecache
+
+    pagecache.clear()
+    assert pagecache.enabled
+    yield
+    pagecache.clear()
+
+
+@pytest.mark.django_db
+def test_a_solved_lesson_shows_solved_on_the_home_page_at_once(kept, client, grader):
+    from django.test import Client
+
+    from .conftest import HOST
+
+    assert _states(client.get("/").content) == {FIRST.id: NEW, LAST.id: NEW}
+    assert _states(client.get("/").content) == {FIRST.id: NEW, LAST.id: NEW}  # kept: the same
+    tried = client.post(f"/lessons/{FIRST.id}/run", {"code": "print:a"}, HTTP_HX_REQUEST="true")
+    assert b'data-verdict="incorrect"' in tried.content
+    assert _states(client.get("/").content) == {FIRST.id: TRIED, LAST.id: NEW}
+    solved = client.post(  # the same lesson to resume: only its state tells the two maps apart
+        f"/lessons/{FIRST.id}/run", {"code": FIRST.exercise.solution}, HTTP_HX_REQUEST="true"
+    )
+    assert b'data-verdict="correct"' in solved.content
+    page = client.get("/").content
+    assert _states(page) == {FIRST.id: SOLVED, LAST.id: NEW}
+    assert b"1 of 2 exercises solved" in page
+    other = Client(HTTP_HOST=HOST)  # another learner's map is their own
+    assert _states(other.get("/").content) == {FIRST.id: NEW, LAST.id: NEW}
+
+
+@pytest.mark.django_db
+def test_the_kept_map_follows_the_language(kept, client):
+    english = client.get("/?lang=en").content.decode()
+    turkish = client.get("/?lang=tr").content.decode()
+    assert "Not started" in english and "Başlanmadı" not in english
+    assert "Başlanmadı" in turkish and "Not started" not in turkish
+    assert "Not started" in client.get("/?lang=en").content.decode()

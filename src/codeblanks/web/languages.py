@@ -142,11 +142,16 @@ def languages(get_response):
     def middleware(request):
         asked = from_query(request)
         code = asked or fallback(request)
-        with _Speaking(request, code):
-            with contextlib.suppress(DatabaseError):
-                code = _from_session_and_account(request, asked) or code
-            with _Speaking(request, code):
-                return finish(request, get_response(request), code)
+        with _Speaking(request, code):  # already, should the database fail below
+            # No session cookie: no session and no account to read (as above).
+            chosen = None
+            if asked or _has_session(request):
+                with contextlib.suppress(DatabaseError):
+                    chosen = _from_session_and_account(request, asked)
+            if chosen and chosen != code:
+                with _Speaking(request, chosen):
+                    return finish(request, get_response(request), chosen)
+            return finish(request, get_response(request), code)
 
     return middleware
 

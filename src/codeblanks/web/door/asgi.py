@@ -3,17 +3,24 @@
 Requests under ``/api/`` go to a second Django handler, with the same URLconf and views but only
 ``settings.API_MIDDLEWARE``: no session, CSRF, auth or messages middleware (the API never acts on
 a browser session), and nothing that hops to a worker thread. Everything else goes to
-``SiteHandler``: the full ``MIDDLEWARE``, run as one sync chain in one worker thread. See "The
-request path" in docs/architecture.md.
+``SiteHandler``: the full ``MIDDLEWARE``, run as one sync chain in one hop to a reused worker
+thread. See "The request path" in docs/architecture.md.
 """
 
+import asyncio
+import contextlib
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.core import signals
 from django.core.asgi import get_asgi_application
-from django.core.exceptions import ImproperlyConfigured
-from django.core.handlers.asgi import ASGIHandler
+from django.core.exceptions import ImproperlyConfigured, RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.exception import convert_exception_to_response
+from django.db import close_old_connections
+from django.http import FileResponse
+from django.urls import set_script_prefix
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
 
@@ -54,25 +61,87 @@ class ApiHandler(ASGIHandler):
         self._middleware_chain = handler
 
 
+# The site's worker threads, kept and reused (a thread per request cost a thread start each).
+# Generous: a run waiting for the sandbox holds its request's thread, and a page must not queue
+# behind the runs; threads are only started as requests need them.
+THREADS = 256
+_threads = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="site")
+
+
+def in_site_thread(func):
+    """``func`` as an awaitable run in one of the site's threads (asgiref marks the thread, so
+    an async view called there with ``async_to_sync`` runs on this event loop)."""
+    return sync_to_async(func, thread_sensitive=False, executor=_threads)
+
+
 class SiteHandler(ASGIHandler):
     """Django's ASGI handler for the pages, with the middleware chain built as under WSGI and
-    run in one worker thread per request (Django's ``ThreadSensitiveContext`` thread), rather
-    than adapted middleware by middleware: Django's own middleware are ``MiddlewareMixin``s,
-    which under ASGI hop to a thread and back for each hook, some 16 hand-offs a page, about
-    half of a page's CPU (benchmarks/pages.py). Async views (Run, a question's Check) still
-    run on the event loop: Django calls them from the thread with ``async_to_sync``, which
-    hands the coroutine to this loop, so a run waiting for the sandbox holds only its own
-    request's thread."""
+    the whole sync part of a request run in one hop to a reused worker thread: Django's
+    ``request_started``, the middleware and the view, and (unless the answer streams) closing
+    the response, which sends ``request_finished``. Both signals close the database
+    connections that are old or broken, and connections are per thread, so they run on the
+    request's own thread. Django's own path costs far more: its ``MiddlewareMixin`` hooks hop to
+    a thread and back each (some 16 a page), its signals hop again, and it starts a new thread
+    for every request (``ThreadSensitiveContext``). Async views (Run, a question's Check) still
+    run on the event loop: Django calls them from the thread with ``async_to_sync``, which hands
+    the coroutine to this loop, and their own ``sync_to_async`` calls come back to the same
+    thread; a run waiting for the sandbox holds only its own request's thread."""
 
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
 
-    async def get_response_async(self, request):
-        response = await sync_to_async(self.get_response, thread_sensitive=True)(request)
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"The site serves HTTP only, not {scope['type']}.")
+        await self.handle(scope, receive, send)
+
+    async def handle(self, scope, receive, send):
+        """Django's ``handle``: the answer is made while listening for the client leaving (which
+        cancels an async view's wait, as in Django), then sent."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        try:
+            listening = asyncio.create_task(self.listen_for_disconnect(receive))
+            answering = asyncio.create_task(self._answer(scope, body_file, send))
+            await asyncio.wait((listening, answering), return_when=asyncio.FIRST_COMPLETED)
+            response = None
+            for task in (listening, answering):
+                if not task.done():
+                    task.cancel()
+                with contextlib.suppress(RequestAborted, asyncio.CancelledError):
+                    response = await task
+            if response is not None and response.streaming:
+                await in_site_thread(response.close)()  # request_finished, once streamed
+        finally:
+            body_file.close()
+
+    async def _answer(self, scope, body_file, send):
+        response = await in_site_thread(self._respond)(scope, body_file)
         if response.streaming and not response.is_async:
             # A static file, streamed by a sync iterator: Django's ASGI handler would consume it
             # with a warning; read it in a thread instead (as StaticFiles does on the loop).
             response.streaming_content = _in_thread(response.streaming_content)
+        with contextlib.suppress(asyncio.CancelledError):  # the client left meanwhile (Django)
+            await self.send_response(response, send)
+        return response
+
+    def _respond(self, scope, body_file):
+        """In a site thread: the response to the request, closed already unless it streams."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size
+        if response.streaming:
+            # closed once streamed, from another thread: this one's connections are done now
+            close_old_connections()
+        else:
+            response.close()  # request_finished, on this thread; the content stays to be sent
         return response
 
 

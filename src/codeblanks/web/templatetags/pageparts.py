@@ -5,6 +5,8 @@ marker is replaced with this request's token each time."""
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.safestring import mark_safe
@@ -30,10 +32,14 @@ class PartNode(template.Node):
 
         html = pagecache.part(name, shown, fresh)
         if MARKER in html:
-            with context.push(csrf_token=MARKER):
-                marked = CsrfTokenNode().render(context)
-            html = html.replace(marked, CsrfTokenNode().render(context))
+            html = html.replace(_marked(), CsrfTokenNode().render(context))
         return mark_safe(html)
+
+
+@functools.cache
+def _marked() -> str:
+    """What ``{% csrf_token %}`` renders with the marker for a token."""
+    return CsrfTokenNode().render(template.Context({"csrf_token": MARKER}))
 
 
 @register.tag
