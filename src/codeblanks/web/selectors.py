@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from codeblanks.content.model import Course, Lesson, level_slug
 from codeblanks.web.learners import Learner
-from codeblanks.web.models import Attempt, LessonProgress
+from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
 from codeblanks.web.questions import QuestionView, question_view
 
 NOT_STARTED = "not-started"
@@ -141,14 +141,19 @@ EMPTY = Progress()
 def progress_map(
     learner: Learner | None, uuids: Iterable[str] | None = None
 ) -> dict[str, Progress]:
-    """Progress per lesson uuid for this learner (lessons never touched are absent)."""
+    """Progress per lesson uuid for this learner (lessons never touched are absent). Three
+    queries read as plain values (no model instances: a page reads a whole course's rows)."""
     if learner is None:
         return {}
-    rows = LessonProgress.objects.filter(**learner.owner).prefetch_related("answers")
+    rows = LessonProgress.objects.filter(**learner.owner)
+    answers_q = QuestionAnswer.objects.filter(
+        **{f"progress__{k}": v for k, v in learner.owner.items()}
+    )
     runs_q = Attempt.objects.filter(**learner.owner)
     if uuids is not None:
         uuids = list(uuids)
         rows = rows.filter(lesson_uuid__in=uuids)
+        answers_q = answers_q.filter(progress__lesson_uuid__in=uuids)
         runs_q = runs_q.filter(lesson_uuid__in=uuids)
     runs = {
         r["lesson_uuid"]: (r["n"], r["last"])
@@ -156,18 +161,32 @@ def progress_map(
         .values("lesson_uuid")
         .annotate(n=Count("id"), last=Max("created_at"))
     }
+    answers: dict[int, dict[str, Answer]] = {}
+    for progress_id, question_id, answer, correct, tries in answers_q.values_list(
+        "progress_id", "question_id", "answer", "correct", "tries"
+    ):
+        answers.setdefault(progress_id, {})[question_id] = Answer(answer, correct, tries)
     out: dict[str, Progress] = {}
-    for row in rows:
-        n, last = runs.pop(row.lesson_uuid, (0, None))
-        out[row.lesson_uuid] = Progress(
-            code=row.code if row.has_code else None,
-            solved=row.solved_at is not None,
-            revealed=row.revealed_at is not None,
-            hints=row.hints_revealed,
-            question_hints=dict(row.question_hints or {}),
-            answers={
-                a.question_id: Answer(a.answer, a.correct, a.tries) for a in row.answers.all()
-            },
+    for row_id, uuid, code, has_code, solved_at, revealed_at, hints, question_hints in (
+        rows.values_list(
+            "id",
+            "lesson_uuid",
+            "code",
+            "has_code",
+            "solved_at",
+            "revealed_at",
+            "hints_revealed",
+            "question_hints",
+        )  # fmt: skip
+    ):
+        n, last = runs.pop(uuid, (0, None))
+        out[uuid] = Progress(
+            code=code if has_code else None,
+            solved=solved_at is not None,
+            revealed=revealed_at is not None,
+            hints=hints,
+            question_hints=dict(question_hints or {}),
+            answers=answers.get(row_id, {}),
             runs=n,
             last_run=last,
         )
