@@ -49,13 +49,15 @@ def test_sqlite_keeps_a_write_ahead_log(tmp_path, django_db_blocker):
     from django.db.backends.sqlite3.base import DatabaseWrapper
 
     settings = config.database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    wrapper = DatabaseWrapper({**settings, "TIME_ZONE": None, "CONN_MAX_AGE": 0,
+    wrapper = DatabaseWrapper({**settings, "TIME_ZONE": None,
                                "CONN_HEALTH_CHECKS": False, "AUTOCOMMIT": True,
                                "ATOMIC_REQUESTS": False, "TEST": {}})  # fmt: skip
     with django_db_blocker.unblock(), wrapper.cursor() as cursor:
         cursor.execute("PRAGMA synchronous")
         assert cursor.fetchone()[0] == 2  # FULL
         wrapper.close()
+    assert settings["CONN_MAX_AGE"] == 600  # kept between a thread's requests
+    assert "CONN_MAX_AGE" not in config.database("postgresql://h/db")  # one per request there
     plain = sqlite3.connect(tmp_path / "db.sqlite3")
     assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     plain.close()
