@@ -209,7 +209,11 @@ async def read_cases(lesson: Lesson, code: str) -> tuple[list[Case], MissingInpu
     """``cases_for`` in a worker thread, within ``READ_S``: parsing the program and making one
     substitution per variant costs in proportion to its size, and pages and /healthz must
     answer meanwhile. (The web charges that cost to the client: ``programs_for``.)"""
-    return await asyncio.wait_for(asyncio.to_thread(cases_for, lesson, code), READ_S)
+    # ``asyncio.to_thread`` in all but name: its future, not a coroutine that ``wait_for`` would
+    # wrap in one more task.
+    context = contextvars.copy_context()
+    reading = asyncio.get_running_loop().run_in_executor(None, context.run, cases_for, lesson, code)
+    return await asyncio.wait_for(reading, READ_S)
 
 
 _COSTLY = (TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT)
