@@ -13,8 +13,7 @@ CPU by thread (the event loop, the sandbox's run pool, asyncio's default executo
 grading, the sandbox's I/O and cgroups threads, asgiref's thread), read from
 /proc/self/task/*/stat and named by ``threading.enumerate()``. In the same run, the baseline:
 the CPU of a fresh ``python main.py`` of the same program (the naive way, ``--naive`` times),
-and the ratio
-(issue 25's target: a learner's step at most 1/8 of a naive run's CPU).
+and the ratio (issue 25's target: a learner's step at most 1/8 of a naive run's CPU).
 """
 
 from __future__ import annotations
