@@ -3,14 +3,17 @@ zygote and every child it forked and reaped), counted from /proc, so the figure 
 on the machine's load the way latencies do.
 
     .venv/bin/python benchmarks/cpu_per_grade.py [--n 100] [--lesson query-key-value]
-                                                [--direct] [--profile FILE]
+                                                [--direct] [--profile FILE] [--threads]
 
 Grades the lesson's sample solution ``--n`` times, one after another with a short pause, through
 the JSON API in-process (``codeblanks.web.door.asgi.application``, as benchmarks/grading.py
 does), or ``agrade()`` itself with ``--direct``. ``--profile`` writes cProfile's statistics of
-this process (the web side) to FILE. In the same run, the baseline: the CPU of a fresh
-``python main.py`` of the same program (the naive way, ``--naive`` times), and the ratio
-(issue 25's target: a learner's step at most 1/8 of a naive run's CPU).
+the main thread (the event loop: the web side) to FILE; ``--threads`` splits this process's
+CPU by thread (the event loop, the sandbox's run pool, asyncio's default executor for
+grading, the sandbox's I/O and cgroups threads, asgiref's thread), read from
+/proc/self/task/*/stat and named by ``threading.enumerate()``. In the same run, the baseline:
+the CPU of a fresh ``python main.py`` of the same program (the naive way, ``--naive`` times),
+and the ratio (issue 25's target: a learner's step at most 1/8 of a naive run's CPU).
 """
 
 from __future__ import annotations
@@ -20,11 +23,14 @@ import asyncio
 import cProfile
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -42,6 +48,28 @@ def cpu_ms(pid: int, children: bool = False) -> float:
     if children:
         used += int(fields[13]) + int(fields[14])
     return used * 1000 / TICK
+
+
+def thread_cpu_ms() -> dict[int, float]:
+    """utime + stime of each of this process's threads (by native id), in ms."""
+    used = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        used[int(task.name)] = (int(fields[11]) + int(fields[12])) * 1000 / TICK
+    return used
+
+
+def by_thread_name(before: dict[int, float], after: dict[int, float]) -> Counter[str]:
+    """The CPU each kind of thread used between two ``thread_cpu_ms`` samples: named as Python
+    named them, without a pool's ``_3`` suffix (a thread that already ended: ``?``)."""
+    names = {t.native_id: re.sub(r"_\d+$", "", t.name) for t in threading.enumerate()}
+    spent: Counter[str] = Counter()
+    for tid, ms in after.items():
+        spent[names.get(tid, "?")] += ms - before.get(tid, 0.0)
+    return spent
 
 
 def sandbox_pids(launcher: int) -> list[int]:
@@ -95,6 +123,7 @@ async def main(args) -> int:
 
     profile = cProfile.Profile() if args.profile else None
     web0, box0 = sample()
+    threads0 = thread_cpu_ms()
     wall = time.perf_counter()
     for _ in range(args.n):
         if profile:
@@ -105,6 +134,7 @@ async def main(args) -> int:
         await asyncio.sleep(0.03)
     await asyncio.sleep(0.5)  # the last children are reaped, the spares refilled
     web1, box1 = sample()
+    threads1 = thread_cpu_ms()
     wall = time.perf_counter() - wall
     n = args.n
     print(f"{args.lesson}: {n} grades ({'agrade()' if web is None else 'through the ASGI app'}),"
@@ -112,6 +142,9 @@ async def main(args) -> int:
     web, box = (web1 - web0) / n, (box1 - box0) / n
     print(f"  CPU per grade: this process {web:6.2f} ms   sandbox (zygote and children)"
           f" {box:6.2f} ms   total {web + box:6.2f} ms")  # fmt: skip
+    if args.threads:
+        for name, ms in by_thread_name(threads0, threads1).most_common():
+            print(f"    {name:22s} {ms / n:6.2f} ms per grade")
     naive = naive_cpu_ms(code, args.naive)
     print(f"  baseline: a fresh `python main.py` {naive:6.1f} ms of CPU (n={args.naive});"
           f" a grade is 1/{naive / (web + box):.1f} of it (target: 1/8 or less)")  # fmt: skip
@@ -127,5 +160,6 @@ if __name__ == "__main__":
     parser.add_argument("--lesson", default="query-key-value")
     parser.add_argument("--direct", action="store_true")
     parser.add_argument("--profile")
+    parser.add_argument("--threads", action="store_true")
     parser.add_argument("--naive", type=int, default=10)
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -191,6 +191,92 @@ def test_the_api_handler_refuses_sync_middleware():
         asgi.ApiHandler()
 
 
+@pytest.fixture
+def signal_threads():
+    """The thread each of Django's request signals was sent in, in order."""
+    from django.core import signals
+
+    sent: list[tuple[str, int]] = []
+
+    def started(**kwargs):
+        sent.append(("started", threading.get_ident()))
+
+    def finished(**kwargs):
+        sent.append(("finished", threading.get_ident()))
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    yield sent
+    signals.request_started.disconnect(started)
+    signals.request_finished.disconnect(finished)
+
+
+def test_without_a_token_the_request_signals_stay_on_the_loop(sandbox, grader, signal_threads):
+    """No token, no database: Django's request signals are sent on the event loop's thread, no
+    hand-off to asgiref's thread and back."""
+    here = threading.get_ident()  # asyncio.run runs the loop in this thread
+    assert post(RUN, b'{"code": "print(6 * 7)"}').status == 200
+    assert post(GRADE, SOLUTION).status == 200
+    assert call("GET", "/api/lessons").status == 200
+    assert signal_threads == [("started", here), ("finished", here)] * 3
+
+
+def test_with_a_token_the_request_signals_go_to_the_database_thread(sandbox, signal_threads):
+    """A token is looked up in asgiref's thread: the signals that look after that thread's
+    database connection are sent there, as Django sends them."""
+    bad = [(b"content-type", b"application/json"), (b"authorization", b"Bearer cbt_nope")]
+    r = call("POST", RUN, b'{"code": "1"}', headers=bad)
+    assert r.status == 200  # /api/run takes no token: it is ignored
+    r = call("POST", GRADE, SOLUTION, headers=bad)
+    assert r.status == 401 and r.json()["error"] == "bad-token"
+    assert [name for name, _ in signal_threads] == ["started", "finished"] * 2
+    assert all(thread != threading.get_ident() for _, thread in signal_threads)
+
+
+def test_a_client_that_leaves_cancels_its_run(monkeypatch, signal_threads):
+    """The view races the client's disconnect, as in Django's own handler: a caller that goes
+    away stops its run, and nothing is sent to it."""
+    from codeblanks.web import services
+
+    started, cancelled = asyncio.Event(), []
+
+    class Hanging:
+        async def arun_cases(self, request):
+            started.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.append(request.codes)
+                raise
+
+    monkeypatch.setattr(services, "get_sandbox", Hanging)
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "scheme": "http",
+        "path": RUN,
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", HOST.encode()), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 40000),
+    }
+    sent = []
+
+    async def receive():
+        if not sent:
+            sent.append("body")
+            return {"type": "http.request", "body": b'{"code": "1"}', "more_body": False}
+        await started.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(asyncio.wait_for(asgi.api(scope, receive, send), 5))
+    assert cancelled == [("1",)] and sent == ["body"]
+    assert [name for name, _ in signal_threads] == ["started", "finished"]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_pages_still_get_a_session_and_csrf_through_the_asgi_app():
     page = call("GET", "/lessons/first-steps/")

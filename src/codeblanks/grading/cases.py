@@ -83,13 +83,17 @@ def _offsets(code: str) -> list[int]:
 
 
 def substitute(
-    code: str, values: dict[str, str], tree: ast.Module | None = None
+    code: str,
+    values: dict[str, str],
+    tree: ast.Module | None = None,
+    starts: list[int] | None = None,
 ) -> str | MissingInputs | SyntaxError:
     """``code`` with the value of each input's top-level assignment replaced by its expression.
 
     Expressions are the lesson author's and see NumPy as ``np`` even if the program imported it
     under another name. Returns ``MissingInputs`` when the program has no such assignment and the
-    ``SyntaxError`` when it does not parse (its visible run then reports the error)."""
+    ``SyntaxError`` when it does not parse (its visible run then reports the error). ``tree``
+    and ``starts`` (``_offsets(code)``) are the caller's when it substitutes more than once."""
     if not values:
         return code
     if tree is None:
@@ -102,7 +106,7 @@ def substitute(
     if missing:
         return MissingInputs(missing)
     raw = code.encode()
-    starts = _offsets(code)
+    starts = starts or _offsets(code)
     spans = []
     for name, node in found.items():
         start = starts[node.lineno - 1] + node.col_offset
@@ -142,12 +146,13 @@ def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | No
         name: ast.get_source_segment(code, node) or "None"
         for name, node in find_assignments(tree, names).items()
     }
+    starts = _offsets(code)  # the same for every substitution
     if own:
-        made = substitute(code, counting_values(lesson, {}, own), tree)
+        made = substitute(code, counting_values(lesson, {}, own), tree, starts)
         if isinstance(made, str):
             cases[0] = Case(VISIBLE, with_tests(lesson, made))
     for variant in variants:
-        made = substitute(code, counting_values(lesson, variant.values, own), tree)
+        made = substitute(code, counting_values(lesson, variant.values, own), tree, starts)
         if isinstance(made, MissingInputs):
             missing = made
         elif isinstance(made, str):

@@ -27,6 +27,7 @@ from codeblanks.grading.reference import (
     PLATFORM_FAILURES,
     Reference,
     areference,
+    kept_reference,
     limits_for,
     reference_failed,
     run_cases,
@@ -180,7 +181,10 @@ async def agrade_runs(
             client=client,
         )
 
-    runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
+    if (kept := kept_reference(lesson)) is not None:  # most grades: no second task to gather
+        runs, ref = await learner(), kept
+    else:
+        runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
     failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
     if failed:
         # Rare and worth it: run those cases again, keeping the operands of `@` on the line
@@ -205,7 +209,11 @@ async def read_cases(lesson: Lesson, code: str) -> tuple[list[Case], MissingInpu
     """``cases_for`` in a worker thread, within ``READ_S``: parsing the program and making one
     substitution per variant costs in proportion to its size, and pages and /healthz must
     answer meanwhile. (The web charges that cost to the client: ``programs_for``.)"""
-    return await asyncio.wait_for(asyncio.to_thread(cases_for, lesson, code), READ_S)
+    # ``asyncio.to_thread`` in all but name: its future, not a coroutine that ``wait_for`` would
+    # wrap in one more task.
+    context = contextvars.copy_context()
+    reading = asyncio.get_running_loop().run_in_executor(None, context.run, cases_for, lesson, code)
+    return await asyncio.wait_for(reading, READ_S)
 
 
 _COSTLY = (TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT)

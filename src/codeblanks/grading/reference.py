@@ -248,6 +248,11 @@ def keep(key: tuple, value: Any) -> None:
             _CACHE.popitem(last=False)
 
 
+def kept_reference(lesson: Lesson) -> Reference | None:
+    """The lesson's reference if it is kept already (nearly every grade), else None."""
+    return recall(cache_key(lesson))
+
+
 async def areference(
     lesson: Lesson, sandbox: Runner, gate: asyncio.Semaphore | None = None
 ) -> Reference:

@@ -4,6 +4,8 @@ it into a RunResult (the verdict). Everything read from the child is hostile and
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import os
 import re
 import select
@@ -11,8 +13,8 @@ import selectors
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import asdict, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
 
 from codeblanks.sandbox import demotion
 from codeblanks.sandbox.inside import wire
@@ -62,26 +64,40 @@ def _decode_npy(blob: bytes) -> Any:
             return None
         if size > MAX_NPY_HEADER or len(blob) < start + size:
             return None
-        found = _NPY_HEADER.fullmatch(blob[start : start + size].decode("latin-1"))
-        if found is None:
+        read = _npy_header(blob[start : start + size])
+        if read is None:
             return None
-        descr, fortran, dims = found.groups()
-        dtype = np.dtype(descr)
-        if dtype.hasobject or dtype.kind not in "biufc" or dtype.fields is not None:
-            return None
-        shape = tuple(int(d) for d in dims.replace(" ", "").split(",") if d)
-        if len(shape) == 1 and not dims.rstrip().endswith(","):
-            return None  # "(3)" is not a tuple: np.save writes "(3,)"
-        count = 1
-        for dim in shape:
-            count *= dim
+        dtype, shape, order, count = read
         data = blob[start + size :]
         if count * dtype.itemsize != len(data):
             return None
         flat = np.frombuffer(data, dtype=dtype, count=count)
-        return flat.reshape(shape, order="F" if fortran == "True" else "C").copy()
+        return flat.reshape(shape, order=order).copy()
     except Exception:  # any malformed header: the learner's bytes, the learner's problem
         return None
+
+
+@functools.lru_cache(maxsize=256)
+def _npy_header(header: bytes) -> tuple[Any, tuple[int, ...], Literal["C", "F"], int] | None:
+    """The dtype, shape, order and element count an ``.npy`` header says, or None if it is not
+    the plain form. Remembered: a grade's cases send the same few headers again and again (at
+    most ``MAX_NPY_HEADER`` bytes each, so a hostile child cannot make this hold much)."""
+    import numpy as np
+
+    found = _NPY_HEADER.fullmatch(header.decode("latin-1"))
+    if found is None:
+        return None
+    descr, fortran, dims = found.groups()
+    dtype = np.dtype(descr)
+    if dtype.hasobject or dtype.kind not in "biufc" or dtype.fields is not None:
+        return None
+    shape = tuple(int(d) for d in dims.replace(" ", "").split(",") if d)
+    if len(shape) == 1 and not dims.rstrip().endswith(","):
+        return None  # "(3)" is not a tuple: np.save writes "(3,)"
+    count = 1
+    for dim in shape:
+        count *= dim
+    return dtype, shape, "F" if fortran == "True" else "C", count
 
 
 def _decode_values(meta: list[Any], blobs: bytes) -> dict[str, Any]:
@@ -199,7 +215,7 @@ def execute(
     ``slice_ms``: once the child has used that much CPU it is demoted to SCHED_IDLE (short
     jobs first, demotion.py); looked at when that much wall time has passed, then every half
     slice, so a short run costs no extra system call."""
-    lim = asdict(limits)
+    lim = dict(_limits_dict(limits))
     if spare.group is not None:
         # The memory group counts what the program really holds; the address space only has
         # to stop absurd reservations (mappings overstate memory, NumPy reserves generously).
@@ -217,6 +233,13 @@ def execute(
     os.close(spare.code_w)
     spare.code_w = -1
     return _Cases(spare, len(codes), limits, capture, stop, slice_ms, alive, start).collect()
+
+
+@functools.lru_cache(maxsize=64)
+def _limits_dict(limits: RunLimits) -> dict[str, Any]:
+    """``limits`` as the request's JSON gives them (a few lessons' limits: remembered, as
+    ``dataclasses.asdict`` copies field by field; the caller gets its own copy)."""
+    return dataclasses.asdict(limits)
 
 
 class _Cases:

@@ -162,29 +162,27 @@ class Sandbox:
         loop = asyncio.get_running_loop()
         granted = loop.create_future()
         filename = request.filename
+        submitting = True
 
         def grant_now() -> None:
             if not granted.done():
                 granted.set_result(None)
 
         def grant(ticket: Ticket) -> None:
+            if submitting:
+                return  # granted before submit() returned: ``ticket.granted`` is seen below
             try:
                 loop.call_soon_threadsafe(grant_now)
             except RuntimeError:  # the loop is closed: nobody waits for this slot any more
                 self.scheduler.finish(ticket)
 
         ticket = self.scheduler.submit(request.client, grant)
+        submitting = False
         if ticket is None:
             return [self._told(_busy(), filename)]
-        try:
-            await asyncio.wait_for(asyncio.shield(granted), self.config.wait_s)
-        except TimeoutError:
-            if self.scheduler.withdraw(ticket):
-                return [self._told(_busy(), filename)]
-        except BaseException:  # cancelled: give the place (or the slot) back
-            if not self.scheduler.withdraw(ticket):
-                self.scheduler.finish(ticket)
-            raise
+        # A slot free at once (most runs): no future to wait on, no wake-up of the loop.
+        if not ticket.granted and not await self._wait_for_slot(ticket, granted):
+            return [self._told(_busy(), filename)]
         # In the caller's context: what the worker logs carries the request's id (web/door/logs.py).
         job = self._executor.submit(
             contextvars.copy_context().run, self._run_granted, ticket, request
@@ -193,6 +191,19 @@ class Sandbox:
         job.add_done_callback(lambda j: self.scheduler.finish(ticket) if j.cancelled() else None)
         results = await asyncio.wrap_future(job)
         return [self._told(r, filename) for r in results]
+
+    async def _wait_for_slot(self, ticket: Ticket, granted: asyncio.Future[None]) -> bool:
+        """Wait (up to ``wait_s``) for the ticket's slot; False if it never came (withdrawn)."""
+        try:
+            await asyncio.wait_for(asyncio.shield(granted), self.config.wait_s)
+        except TimeoutError:
+            if self.scheduler.withdraw(ticket):
+                return False
+        except BaseException:  # cancelled: give the place (or the slot) back
+            if not self.scheduler.withdraw(ticket):
+                self.scheduler.finish(ticket)
+            raise
+        return True
 
     def _told(self, result: RunResult, filename: str) -> RunResult:
         """One log line per run, the CPU tallied, and the watchers told; a watcher's error

@@ -34,14 +34,66 @@ class ApiHandler(ASGIHandler):
     entry must be async (a sync one would put the thread hops back), so this refuses others.
 
     It also leaves out Django's per-request ``ThreadSensitiveContext``, which starts a new thread
-    for every request so that its database work stays on one connection. The API does no
-    database work; what little sync work is left (Django's request signals, the sync views
-    ``GET /api/lessons`` and the 404) runs on asgiref's one shared thread instead."""
+    for every request so that its database work stays on one connection. Only a token is looked
+    up in the database; what little sync work is left (a token's lookup, the sync views
+    ``GET /api/lessons`` and the 404) runs on asgiref's one shared thread instead, and so do
+    Django's request signals for a request with a token. Without one they are sent on the loop
+    (``_handle_in_loop``)."""
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"The API serves HTTP only, not {scope['type']}.")
-        await self.handle(scope, receive, send)
+        if _has_token(scope):
+            await self.handle(scope, receive, send)
+        else:
+            await self._handle_in_loop(scope, receive, send)
+
+    async def _handle_in_loop(self, scope, receive, send):
+        """Django's ``handle`` for a request without ``Authorization``, which never touches the
+        database (no token, no learner: docs/api.md): Django's request signals, whose receivers
+        only look after the database connections and caches of the thread they run in, are sent
+        here on the loop, which holds none, instead of in asgiref's thread and back (two
+        hand-offs a request). Otherwise the same: the body, the request, the view raced against
+        the client going away."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:
+            body_file.close()
+            await self.send_response(error_response, send)
+            error_response.close()
+            return
+
+        async def process_request():
+            response = await self.run_get_response(request)
+            with contextlib.suppress(asyncio.CancelledError):  # the client went away meanwhile
+                await self.send_response(response, send)
+            return response
+
+        listen = asyncio.create_task(self.listen_for_disconnect(receive))
+        answer = asyncio.create_task(process_request())
+        try:
+            await asyncio.wait((listen, answer), return_when=asyncio.FIRST_COMPLETED)
+            for task in (listen, answer):
+                if task.done():
+                    with contextlib.suppress(RequestAborted):
+                        task.result()
+                else:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            try:
+                response = answer.result()
+            except asyncio.CancelledError:
+                signals.request_finished.send(sender=self.__class__)
+            else:
+                response.close()  # sends request_finished
+        finally:
+            body_file.close()
 
     def load_middleware(self, is_async=False):
         from django.conf import settings
@@ -143,6 +195,10 @@ class SiteHandler(ASGIHandler):
         else:
             response.close()  # request_finished, on this thread; the content stays to be sent
         return response
+
+
+def _has_token(scope) -> bool:
+    return any(name == b"authorization" for name, _ in scope.get("headers", ()))
 
 
 def is_api(scope) -> bool:

@@ -17,6 +17,8 @@ import sys
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
 
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "color_message"}
+# One encoder for every line: ``json.dumps`` with options builds a new one per call.
+_JSON = json.JSONEncoder(default=str, ensure_ascii=False)
 
 
 class JsonFormatter(logging.Formatter):
@@ -36,7 +38,7 @@ class JsonFormatter(logging.Formatter):
                 line[key] = value
         if record.exc_info:
             line["error"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str, ensure_ascii=False)
+        return _JSON.encode(line)
 
 
 class TextFormatter(logging.Formatter):

@@ -5,12 +5,14 @@ log line written meanwhile (logs.py), the sandbox's included."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
 import uuid
 
-from django.urls import Resolver404, resolve
+from django.conf import settings
+from django.urls import Resolver404, get_urlconf, resolve
 
 from codeblanks.web.door import metrics
 from codeblanks.web.door.logs import request_id
@@ -42,10 +44,23 @@ def _view(path: str) -> str:
     """A bounded label: the URL's name, ``static``, or ``other`` (never the raw path)."""
     if path.startswith("/static/"):
         return "static"
+    urlconf = get_urlconf() or settings.ROOT_URLCONF
+    if len(path) > _REMEMBERED_PATH:
+        return _resolved(path, urlconf)
+    return _remembered(path, urlconf)
+
+
+def _resolved(path: str, urlconf: str) -> str:
     try:
-        return resolve(path).url_name or "other"
+        return resolve(path, urlconf).url_name or "other"
     except Resolver404:
         return "other"
+
+
+# The URL is resolved once by Django and once more here: the label of a path seen lately is
+# remembered instead (a few hundred bytes a path, at most _REMEMBERED of them).
+_REMEMBERED, _REMEMBERED_PATH = 1024, 256
+_remembered = functools.lru_cache(maxsize=_REMEMBERED)(_resolved)
 
 
 def observed(app):
