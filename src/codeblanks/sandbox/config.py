@@ -15,11 +15,15 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 
 
+@functools.cache
 def _cores() -> int:
+    """The machine's cores, read once: glibc reads /sys for each call (~50 µs), and the pool
+    and the scheduler ask on every run."""
     return os.cpu_count() or 1
 
 
