@@ -49,3 +49,28 @@ def test_every_thread_of_the_program_is_counted(sandbox):
     ran = sandbox.run(code)
     assert ran.ok, ran.stderr
     assert ran.cpu_ms >= 150  # two threads of 0.1 s each
+
+
+def test_a_child_reaped_before_its_cpu_was_read_is_charged_what_the_zygote_says():
+    """The race seen under load: the child exits right after its last report and the zygote
+    reaps it before the supervisor reads /proc; the result then waits for the zygote's word
+    instead of charging nothing."""
+    import socket
+    import threading
+
+    from codeblanks.sandbox.execute import _with_cpu
+    from codeblanks.sandbox.result import OK, RunResult
+    from codeblanks.sandbox.spare import Spare
+
+    a, b = socket.socketpair()
+    spare = Spare("c1", 1, 0, -1, -1, -1, a, pid=4_000_000)  # gone from /proc: never read there
+
+    def reaped() -> None:
+        spare.wait_status, spare.cpu_ms = 0, 230
+        spare.exited.set()
+
+    threading.Timer(0.05, reaped).start()
+    (result,) = _with_cpu([RunResult(OK)], spare, None)
+    a.close()
+    b.close()
+    assert result.cpu_ms == 230

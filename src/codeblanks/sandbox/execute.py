@@ -367,10 +367,20 @@ class _Cases:
             chan.sendall(wire.NEXT)
 
 
+# How long a run's result waits for the zygote's word on a child that was gone from /proc
+# before its CPU could be read there (it exits right after its last report, and the zygote
+# reaps at once): that word follows within milliseconds.
+REAPED_WAIT_S = 1.0
+
+
 def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> list[RunResult]:
     """The child's CPU, all its cases together, on its last outcome (what the web's rate limit
     charges): read before it was killed, or as the zygote reaped it if that came in (a
-    zombie's /proc figure can fall short), whichever is more."""
+    zombie's /proc figure can fall short), whichever is more. A child already reaped when
+    /proc was read (``used`` None) is charged what the zygote says, waited for: else the run
+    would be charged nothing (seen under two suites at once)."""
+    if used is None and spare.pid is not None:
+        spare.exited.wait(REAPED_WAIT_S)
     most = max(used or 0, spare.cpu_ms or 0)
     results[-1] = replace(results[-1], cpu_ms=float(most))
     return results
