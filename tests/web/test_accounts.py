@@ -77,6 +77,21 @@ def test_sign_up_errors_are_under_the_field_they_are_about():
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("given", "lands"),
+    [("/lessons/first-steps/", "/lessons/first-steps/"), ("²", "/"), ("home", "/"),
+     ("https://evil.example/", "/"), ("//evil.example/", "/"), ("", "/")],
+)  # fmt: skip
+def test_sign_up_goes_on_to_a_path_of_this_site_only(client, given, lands):
+    """A bare word was taken for a view's name by redirect() (a 500, found by the fuzz test)."""
+    r = client.post(
+        "/accounts/signup/",
+        {"username": "ada", "password1": GOOD, "password2": GOOD, "next": given},
+    )
+    assert r.status_code == 302 and r["Location"] == lands
+
+
+@pytest.mark.django_db
 def test_set_password_errors_are_under_the_new_password():
     user = User.objects.create_user("ada", password=GOOD)
     form = SetPasswordForm(user, {"new_password1": "123", "new_password2": "123"})

@@ -74,8 +74,12 @@ def locked_out(request, original_response=None, credentials=None):
 
 
 def _next_url(request) -> str:
+    """Where to go after signing up: a path on this site, else the home page. Only a path
+    ("/..."): a bare word would be taken by ``redirect()`` for a view's name (a 500)."""
     url = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(url, {request.get_host()}, request.is_secure()):
+    if url.startswith("/") and url_has_allowed_host_and_scheme(
+        url, {request.get_host()}, request.is_secure()
+    ):
         return url
     return "/"
 
