@@ -8,6 +8,9 @@ STAMP := $(VENV)/.installed
 PO := $(wildcard src/codeblanks/web/locale/*/LC_MESSAGES/*.po)
 MO := $(PO:.po=.mo)
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
+# The suite in one worker per core (pytest-xdist), at most four: most tests wait on a sandbox
+# child, a browser or a server, so the second core was idle. `make test XDIST=` runs in one.
+XDIST ?= -n auto --maxprocesses 4
 
 .PHONY: install messages system run cluster test test-fast lint format bench screenshots clean
 
@@ -55,19 +58,19 @@ format: install
 # even when the first failed, so one failure never hides the other stage's result.
 test: system lint
 	@status=0; \
-	$(BIN)/pytest -m "not postgres" || status=1; \
+	$(BIN)/pytest $(XDIST) -m "not postgres" || status=1; \
 	if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "== database tests again on PostgreSQL ($(PG_URL)), and the multi-node test"; \
-		CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest -m "django_db or postgres" tests/web tests/deploy || status=1; \
+		CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest $(XDIST) -m "django_db or postgres" tests/web tests/deploy || status=1; \
 	else \
 		echo "== SKIPPED: no PostgreSQL answers at $(PG_URL); the PostgreSQL run did not happen"; \
 	fi; \
 	if [ $$status -ne 0 ]; then echo "== make test: FAILED (see the stage above)"; fi; \
 	exit $$status
 
-# The quick loop while working: no browser, no cluster, no PostgreSQL (estimated 3-4 min on 2 cores).
+# The quick loop while working: no browser, no cluster, no PostgreSQL.
 test-fast: install
-	$(BIN)/pytest -m "not browser and not cluster and not postgres"
+	$(BIN)/pytest $(XDIST) -m "not browser and not cluster and not postgres"
 
 # What the tests need from the system, installed with apt when missing (as root), else named in
 # one line: Debian's Chromium (the browser tests), HAProxy (the deployment tests) and GNU gettext
