@@ -34,13 +34,21 @@ from grading import asgi_post, percentile, web_app  # noqa: E402
 
 
 def naive_ms(code: str, n: int) -> list[float]:
+    """Wall times of a fresh ``python main.py``, with one BLAS thread as in the sandbox (the
+    environment's default starts a thread per core, and is slower: the fairer baseline)."""
+    env = {
+        **os.environ,
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
     times = []
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "main.py")
         Path(path).write_text(code)
         for _ in range(n):
             start = time.perf_counter()
-            subprocess.run([sys.executable, path], capture_output=True, check=True)
+            subprocess.run([sys.executable, path], capture_output=True, check=True, env=env)
             times.append((time.perf_counter() - start) * 1000)
     return times
 

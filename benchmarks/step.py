@@ -18,9 +18,7 @@ import argparse
 import asyncio
 import os
 import re
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,7 +29,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from cpu_per_grade import cpu_ms, sandbox_pids  # noqa: E402
+from cpu_per_grade import cpu_ms, naive_cpu_ms, sandbox_pids  # noqa: E402
 
 from grading import web_app  # noqa: E402
 
@@ -106,23 +104,6 @@ async def step(browser: Browser, page: str, run: str, code: str) -> None:
         ],
     )
     assert status == 200 and b'data-verdict="correct"' in body, (status, body[:600])
-
-
-def naive_cpu_ms(code: str, n: int, blas_threads: str | None) -> float:
-    """Mean CPU (user + system) of a fresh ``python main.py`` of ``code``."""
-    env = dict(os.environ)
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        env.pop(var, None)
-        if blas_threads:
-            env[var] = blas_threads
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "main.py")
-        Path(path).write_text(code)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        for _ in range(n):
-            subprocess.run([sys.executable, path], capture_output=True, check=True, env=env)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000 / n
 
 
 def database() -> str:

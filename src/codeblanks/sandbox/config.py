@@ -77,10 +77,10 @@ class SandboxConfig:
     # CPU (ms, the child's in all: set-up included) after which a run yields to every run that
     # has used less: SCHED_IDLE (demotion.py). 0: never demoted.
     slice_ms: int = 50
-    # The trusted warm-up in each spare: "never" (the default: it costs each child ~370 page
-    # copies to spare the program ~50), "auto" while the load average is below the cores, or
-    # "always" (spare_pool._warm_up_now; docs/sandbox.md).
-    warm_up: str = "never"
+    # The trusted warm-up in each spare: "auto" (the default) while the load average is below
+    # the cores, "always", or "never" (spare_pool._warm_up_now; docs/sandbox.md: it costs each
+    # child 2-3 ms of CPU and spares each run 1-2 ms of latency).
+    warm_up: str = "auto"
     cgroups: bool = True  # False: rlimits only, even where cgroup v1 controllers exist
 
     @property
@@ -118,6 +118,6 @@ class SandboxConfig:
             client_queue=_int("CODEBLANKS_SANDBOX_CLIENT_QUEUE", 16, minimum=0),
             wait_s=_float("CODEBLANKS_SANDBOX_WAIT_S", 10.0),
             slice_ms=_int("CODEBLANKS_SANDBOX_SLICE_MS", 50, minimum=0),
-            warm_up=os.environ.get("CODEBLANKS_SANDBOX_WARM_UP", "never").strip() or "never",
+            warm_up=os.environ.get("CODEBLANKS_SANDBOX_WARM_UP", "auto").strip() or "auto",
             memory_mb=_int("CODEBLANKS_SANDBOX_MEMORY_MB", 0, minimum=64) if memory else None,
         )
