@@ -63,25 +63,28 @@ def web_app(lesson_id: str):
     return application, url, host
 
 
-async def asgi_post(app, host: str, url: str, body: bytes) -> tuple[int, bytes, float]:
+async def asgi_request(
+    app, host: str, method: str, path: str, body: bytes = b"", headers=()
+) -> tuple[int, list, bytes, float]:
     """One request through the ASGI application, as a server would make it: the status, the
-    body, and when the last byte of the answer was handed to the server (``send``), which is
-    when a client has it. Django's clean-up after that (``request_finished``, on a thread) is
-    not part of the answer's latency; ``app_done`` keeps when the application returned."""
+    response's headers, the body, and when the last byte of the answer was handed to the server
+    (``send``), which is when a client has it. Django's clean-up after that (``request_finished``,
+    on a thread) is not part of the answer's latency; ``app_done`` keeps when the application
+    returned."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.3"},
         "http_version": "1.1",
-        "method": "POST",
+        "method": method,
         "scheme": "http",
-        "path": url,
-        "raw_path": url.encode(),
+        "path": path,
+        "raw_path": path.encode(),
         "query_string": b"",
         "root_path": "",
         "headers": [
             (b"host", host.encode()),
-            (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
+            *headers,
         ],
         "client": ("127.0.0.1", 50000),
         "server": ("127.0.0.1", 8000),
@@ -106,8 +109,16 @@ async def asgi_post(app, host: str, url: str, body: bytes) -> tuple[int, bytes, 
     sent_at = 0.0
     await app(scope, receive, send)
     app_done.append(time.perf_counter() - sent_at)
-    status = messages[0]["status"]
-    return status, b"".join(m.get("body", b"") for m in messages[1:]), sent_at
+    start = messages[0]
+    content = b"".join(m.get("body", b"") for m in messages[1:])
+    return start["status"], start.get("headers", []), content, sent_at
+
+
+async def asgi_post(app, host: str, url: str, body: bytes) -> tuple[int, bytes, float]:
+    """A JSON POST (``asgi_request``): the status, the body, and when the answer was sent."""
+    json_type = [(b"content-type", b"application/json")]
+    status, _, content, sent_at = await asgi_request(app, host, "POST", url, body, json_type)
+    return status, content, sent_at
 
 
 app_done: list[float] = []  # seconds from the answer sent to the application returning

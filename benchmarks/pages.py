@@ -24,42 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from cpu_per_grade import cpu_ms  # noqa: E402
 
-from grading import web_app  # noqa: E402
+from grading import asgi_request, web_app  # noqa: E402
 
 
 async def asgi_get(app, host: str, path: str, language: str) -> tuple[int, bytes]:
     """One GET through the ASGI application, as a server makes it."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", host.encode()), (b"accept-language", language.encode())],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
-    messages, done, asked = [], asyncio.Event(), False
-
-    async def receive():
-        nonlocal asked
-        if not asked:
-            asked = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await done.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        messages.append(message)
-        if message["type"] == "http.response.body" and not message.get("more_body"):
-            done.set()
-
-    await app(scope, receive, send)
-    return messages[0]["status"], b"".join(m.get("body", b"") for m in messages[1:])
+    accept = [(b"accept-language", language.encode())]
+    status, _, body, _ = await asgi_request(app, host, "GET", path, b"", accept)
+    return status, body
 
 
 async def cpu_per_page(app, host, path, must, n, language, profile=None) -> float:

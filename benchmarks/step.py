@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from cpu_per_grade import cpu_ms, naive_cpu_ms, sandbox_pids  # noqa: E402
 
-from grading import web_app  # noqa: E402
+from grading import asgi_request, web_app  # noqa: E402
 
 
 class Browser:
@@ -42,47 +42,14 @@ class Browser:
 
     async def request(self, method: str, path: str, body: bytes = b"", headers=()) -> tuple:
         cookie = "; ".join(f"{k}={m.value}" for k, m in self.cookies.items())
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0", "spec_version": "2.3"},
-            "http_version": "1.1",
-            "method": method,
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "root_path": "",
-            "headers": [
-                (b"host", self.host.encode()),
-                (b"accept-language", b"en"),
-                (b"content-length", str(len(body)).encode()),
-                *([(b"cookie", cookie.encode())] if cookie else []),
-                *headers,
-            ],
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 8000),
-        }
-        messages, done, asked = [], asyncio.Event(), False
-
-        async def receive():
-            nonlocal asked
-            if not asked:
-                asked = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            await done.wait()
-            return {"type": "http.disconnect"}
-
-        async def send(message):
-            messages.append(message)
-            if message["type"] == "http.response.body" and not message.get("more_body"):
-                done.set()
-
-        await self.app(scope, receive, send)
-        start = messages[0]
-        for name, value in start.get("headers", []):
+        sent = [(b"accept-language", b"en"), *([(b"cookie", cookie.encode())] if cookie else [])]
+        status, answer, content, _ = await asgi_request(
+            self.app, self.host, method, path, body, [*sent, *headers]
+        )
+        for name, value in answer:
             if name.lower() == b"set-cookie":
                 self.cookies.load(value.decode("latin-1"))
-        return start["status"], b"".join(m.get("body", b"") for m in messages[1:])
+        return status, content
 
 
 async def step(browser: Browser, page: str, run: str, code: str) -> None:
