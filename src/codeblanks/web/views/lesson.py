@@ -69,8 +69,12 @@ async def lesson_run(request, lesson_id: str):
     }
     status = outcome.refusal.status if outcome.refusal else 200
     if request.htmx:
-        context["flow"] = await sync_to_async(selectors.lesson_flow)(learner, lesson)
-        return await sync_to_async(render)(request, RUN_RESPONSE, context, status=status)
+
+        def result():  # the flow read and the answer rendered in one hop to the thread
+            context["flow"] = selectors.lesson_flow(learner, lesson)
+            return render(request, RUN_RESPONSE, context, status=status)
+
+        return await sync_to_async(result)()
 
     def full_page():
         ctx = _page(request, lesson, **context)
@@ -138,10 +142,13 @@ async def question_answer(request, lesson_id: str, question_id: str):
             message=outcome.message,
         )
     if request.htmx:
-        who = await sync_to_async(learner_from_request)(request)
-        flow = await sync_to_async(selectors.lesson_flow)(who, lesson)
-        ctx = {"lesson": lesson, "q": view, "flow": flow}
-        return await sync_to_async(render)(request, QUESTION_RESPONSE, ctx, status=status)
+
+        def answered():  # who, the flow and the answer rendered in one hop to the thread
+            flow = selectors.lesson_flow(learner_from_request(request), lesson)
+            ctx = {"lesson": lesson, "q": view, "flow": flow}
+            return render(request, QUESTION_RESPONSE, ctx, status=status)
+
+        return await sync_to_async(answered)()
     if status == 200:
         return redirect(reverse("lesson", args=[lesson.id]) + f"#{view.dom_id}")
 
