@@ -4,6 +4,7 @@ never database rows (progress keys on ``Lesson.uuid``)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -239,3 +240,10 @@ class Course:
 
     def lessons_at(self, level: str) -> tuple[Lesson, ...]:
         return tuple(lesson for lesson in self.lessons if lesson.level == level)
+
+    @functools.cached_property
+    def filled_levels(self) -> tuple[tuple[str, tuple[Lesson, ...]], ...]:
+        """The levels in order, each with its lessons, levels without lessons left out: worked
+        out once per course (a lesson page asks several times; ``replace`` makes a new one)."""
+        levels = ((level, self.lessons_at(level)) for level in self.levels)
+        return tuple((level, lessons) for level, lessons in levels if lessons)

@@ -61,22 +61,9 @@ def lesson_list() -> list[Lesson]:
     return list(current_catalog().lessons())
 
 
-# id(course) -> (the course, its levels): courses are made once per catalogue and language, and
-# every lesson page asks for these several times. The course is kept, so its id stays its own.
-_levels: dict[int, tuple[Course, list[tuple[str, tuple[Lesson, ...]]]]] = {}
-
-
 def course_levels(course: Course) -> list[tuple[str, tuple[Lesson, ...]]]:
     """The course's levels in order, each with its lessons; levels without lessons left out."""
-    found = _levels.get(id(course))
-    if found is not None and found[0] is course:
-        return list(found[1])
-    levels = [(level, course.lessons_at(level)) for level in course.levels]
-    levels = [(level, lessons) for level, lessons in levels if lessons]
-    if len(_levels) > 256:  # catalogues reloaded many times (the dev server): start again
-        _levels.clear()
-    _levels[id(course)] = (course, levels)
-    return list(levels)
+    return list(course.filled_levels)
 
 
 def level_get(course: Course, slug: str) -> str | None:

@@ -15,7 +15,7 @@ import importlib
 import io
 import linecache
 import os
-import random  # noqa: F401 (imported here, it is reseeded in every forked child by CPython)
+import random  # noqa: F401 (preloaded for programs; CPython reseeds it in each forked child)
 import resource
 import signal
 import socket
