@@ -1,6 +1,6 @@
 """The site's request path through ``asgi.application`` (issue 25): the sync part of a page runs
 in one hop to a reused thread, not a new thread per request, and Django's request signals run on
-that same thread, so its database connection is closed as the settings say (CONN_MAX_AGE 0)."""
+that same thread, so its database connection is closed or kept as the settings say."""
 
 from __future__ import annotations
 
@@ -73,10 +73,15 @@ def test_request_signals_run_on_the_request_thread_and_check_its_connection(seen
 def test_a_static_file_streams_and_then_finishes_the_request(seen):
     answer = call("GET", "/static/codeblanks/app.css")
     assert answer.status == 200 and len(answer.body) > 1000
-    kinds = [kind for kind, _, _ in seen]
-    assert kinds[-4:] == ["started", "checked", "checked", "finished"]
-    # the request's thread checked its connection once the response was made
-    assert seen[-4][1] is seen[-3][1] and seen[-4][2] is seen[-3][2]
+    start = max(i for i, event in enumerate(seen) if event[0] == "started")
+    _, thread, wrapper = seen[start]
+    after = seen[start + 1 :]
+    # the request's thread checked its connection once the response was made ...
+    assert after[0][0] == "checked" and after[0][1] is thread and after[0][2] is wrapper
+    # ... and the request finished once streamed, from a pool thread. That thread's own
+    # connection is checked first by Django if it has one (it has, if it served a page
+    # before: which thread closes is the pool's choice), so one check may come between.
+    assert after[-1][0] == "finished" and [kind for kind, _, _ in after[1:-1]] in ([], ["checked"])
 
 
 def test_the_site_threads_are_a_bounded_pool():
