@@ -49,3 +49,20 @@ def test_no_progress_remembers_nothing():
     first = asyncio.run(tutor.next_hint(SUM))
     assert first.number == 1 and asyncio.run(tutor.next_hint(SUM)).number == 1
     assert asyncio.run(tutor.reveal_solution(SUM)) == (SUM.exercise.filename, SUM.exercise.solution)
+
+
+def test_a_run_returns_the_previous_mistake_and_a_platform_failure_keeps_it(tmp_path):
+    from codeblanks.grading import Grade
+
+    progress = JsonProgress(tmp_path / "progress.json")
+
+    def record(verdict: str, mistake: str | None = None) -> str | None:
+        return asyncio.run(
+            progress.attempt_record(SUM, Grade(verdict, "", "", "", mistake=mistake), "")
+        )
+
+    assert record("incorrect", "off-by-one") is None
+    assert record("sandbox-error") == "off-by-one"
+    assert record("correct") == "off-by-one"
+    assert record("incorrect", "off-by-one") is None
+    assert progress.of(SUM)["solved"] is True and progress.of(SUM)["mistake"] == "off-by-one"

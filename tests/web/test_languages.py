@@ -414,14 +414,19 @@ def test_dates_on_the_progress_page_are_in_the_language(client):
 
     from django.utils import timezone
 
-    from codeblanks.web.models import Attempt
+    from codeblanks.grading import Grade
+    from codeblanks.web import services
+    from codeblanks.web.learners import Learner
+    from codeblanks.web.models import LessonProgress
 
     from .conftest import FIRST
 
     u = user(language="tr")
     client.force_login(u)
-    attempt = Attempt.objects.create(user=u, lesson_uuid=FIRST.uuid, verdict="incorrect")
-    Attempt.objects.filter(pk=attempt.pk).update(created_at=timezone.now() - timedelta(hours=3))
+    wrong = Grade("incorrect", "", "", "")
+    services.attempt_record(learner=Learner(user_id=u.pk), lesson=FIRST, grade=wrong, code="x")
+    three_hours_ago = timezone.now() - timedelta(hours=3)
+    LessonProgress.objects.filter(user=u).update(last_run_at=three_hours_ago)
     text = client.get("/progress/").content.decode()
     assert re.search(r"<time datetime=\"[^\"]+\">3[ \xa0]saat önce</time>", text)
     assert re.search(

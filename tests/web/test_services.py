@@ -83,3 +83,55 @@ def test_claim_merges_both_ways():
     assert not LessonProgress.objects.filter(user__isnull=True).exists()
     assert Attempt.objects.get().user == ada
     assert services.learner_claim(user_id=ada.pk, anon_key="") == 0
+
+
+def _graded(verdict: str, mistake: str | None = None) -> Grade:
+    return Grade(verdict, "", "", "", mistake=mistake)
+
+
+def test_a_run_is_counted_on_the_row_and_returns_the_previous_mistake():
+    """The row keeps the runs, the last run's time and its mistake; each record returns the
+    mistake before it, and a run the platform could not do counts but leaves the mistake."""
+
+    def record(grade: Grade) -> str | None:
+        return services.attempt_record(learner=ANON, lesson=FIRST, grade=grade, code="x")
+
+    assert record(_graded("incorrect", "transposed")) is None
+    assert record(_graded("busy")) == "transposed"
+    assert record(_graded("incorrect", "transposed")) == "transposed"
+    assert record(_graded("incorrect")) == "transposed"
+    assert record(_graded("correct")) is None
+    row = LessonProgress.objects.get(anon_key=ANON.anon_key)
+    assert row.runs == 5 == Attempt.objects.count() and row.last_mistake == ""
+    assert row.last_run_at == Attempt.objects.order_by("-created_at").first().created_at
+    p = selectors.progress_get(ANON, FIRST)
+    assert p.runs == 5 and p.last_run == row.last_run_at and p.solved
+
+
+def test_a_claim_adds_the_runs_and_keeps_the_later_runs_mistake():
+    ada = User.objects.create_user("ada")
+    me = Learner(user_id=ada.pk)
+    services.attempt_record(learner=me, lesson=FIRST, grade=_graded("incorrect", "old"), code="")
+    LessonProgress.objects.filter(user=ada).update(last_run_at=timezone.now() - timedelta(hours=1))
+    for _ in range(2):
+        services.attempt_record(
+            learner=ANON, lesson=FIRST, grade=_graded("incorrect", "newer"), code=""
+        )
+    services.learner_claim(user_id=ada.pk, anon_key=ANON.anon_key)
+    row = LessonProgress.objects.get(user=ada)
+    assert (row.runs, row.last_mistake) == (3, "newer")
+    assert selectors.progress_get(me, FIRST).runs == 3
+
+
+def test_the_room_is_the_stores_to_refuse_and_nothing_is_kept(settings):
+    """``code_save`` refuses code that would take the learner over their room, and keeps none
+    of it (the run stops there: ``Tutor.run``)."""
+    from .test_run import _config
+
+    services.code_save(learner=ANON, lesson=FIRST, code="x" * 60)
+    settings.CODEBLANKS = _config(learner_code_bytes=100)
+    refused = services.code_save(learner=ANON, lesson=LAST, code="y" * 41)
+    assert refused is not None and refused.error == "too-much-code"
+    assert selectors.progress_get(ANON, LAST).code is None
+    assert services.code_save(learner=ANON, lesson=LAST, code="y" * 40) is None
+    assert selectors.progress_get(ANON, LAST).code == "y" * 40

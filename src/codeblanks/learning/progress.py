@@ -14,11 +14,15 @@ from __future__ import annotations
 import json
 import secrets
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from codeblanks.content.model import Lesson, Question
 from codeblanks.grading import Grade
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.learning.answers import Answer
+
+if TYPE_CHECKING:  # the tutor imports this module
+    from codeblanks.learning.tutor import Refused
 
 
 class Progress(Protocol):
@@ -32,9 +36,17 @@ class Progress(Protocol):
         """Whom the sandbox counts this learner's runs to (None: the caller's address)."""
         ...
 
-    async def code_save(self, lesson: Lesson, code: str) -> None: ...
+    async def code_save(self, lesson: Lesson, code: str) -> Refused | None:
+        """Keep ``code`` as the learner's latest program, or refuse to (the store's own limit on
+        what it keeps: then the run stops there, nothing written)."""
+        ...
 
-    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> None: ...
+    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> str | None:
+        """Keep a graded run. Returns the anticipated mistake the previous run of ``lesson``
+        made, and remembers this run's (``grade.mistake``, None: none) in its place; a run the
+        platform could not do (``Verdict.platform``) leaves it as it was. One call, so a store
+        reads and writes it together."""
+        ...
 
     async def hints_seen(self, lesson: Lesson, question_id: str | None = None) -> int:
         """How many of the exercise's hints (or one question's) the learner has seen."""
@@ -50,14 +62,6 @@ class Progress(Protocol):
 
     async def solution_reveal(self, lesson: Lesson) -> None: ...
 
-    async def last_mistake(self, lesson: Lesson) -> str | None:
-        """The anticipated mistake the learner's previous run of ``lesson`` made."""
-        ...
-
-    async def mistake_seen(self, lesson: Lesson, mistake: str | None) -> None:
-        """The mistake (None: none) the learner's latest run made."""
-        ...
-
 
 class NoProgress:
     """Remembers nothing: an API caller without a token is judged and kept nowhere."""
@@ -65,10 +69,10 @@ class NoProgress:
     seed = ""  # everyone without a token sees one order
     fair_key = None
 
-    async def code_save(self, lesson: Lesson, code: str) -> None:
+    async def code_save(self, lesson: Lesson, code: str) -> Refused | None:
         return None
 
-    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> None:
+    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> str | None:
         return None
 
     async def hints_seen(self, lesson: Lesson, question_id: str | None = None) -> int:
@@ -83,12 +87,6 @@ class NoProgress:
         return None
 
     async def solution_reveal(self, lesson: Lesson) -> None:
-        return None
-
-    async def last_mistake(self, lesson: Lesson) -> str | None:
-        return None
-
-    async def mistake_seen(self, lesson: Lesson, mistake: str | None) -> None:
         return None
 
 
@@ -141,11 +139,18 @@ class JsonProgress:
         tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
         tmp.replace(self.path)
 
-    async def code_save(self, lesson: Lesson, code: str) -> None:
+    async def code_save(self, lesson: Lesson, code: str) -> Refused | None:
         return None  # the exercise file is the code
 
-    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> None:
-        self._write(lesson, solved=bool(self.of(lesson).get("solved")) or grade.correct)
+    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> str | None:
+        mine = self.of(lesson)
+        previous = mine.get("mistake")
+        previous = previous if isinstance(previous, str) else None
+        changes: dict[str, Any] = {"solved": bool(mine.get("solved")) or grade.correct}
+        if not Verdict(grade.verdict).platform:
+            changes["mistake"] = grade.mistake
+        self._write(lesson, **changes)
+        return previous
 
     async def hints_seen(self, lesson: Lesson, question_id: str | None = None) -> int:
         mine = self.of(lesson)
@@ -173,14 +178,6 @@ class JsonProgress:
 
     async def solution_reveal(self, lesson: Lesson) -> None:
         self._write(lesson, solution_seen=True)
-
-    async def last_mistake(self, lesson: Lesson) -> str | None:
-        mistake = self.of(lesson).get("mistake")
-        return mistake if isinstance(mistake, str) else None
-
-    async def mistake_seen(self, lesson: Lesson, mistake: str | None) -> None:
-        if mistake != await self.last_mistake(lesson):
-            self._write(lesson, mistake=mistake)
 
 
 def _count(value: object) -> int:

@@ -113,6 +113,16 @@ async def _no_quota(text: str, programs: int) -> AsyncIterator[Refused | None]:
     yield None
 
 
+def _escalated(grade: Grade, previous: str | None) -> Grade:
+    """A nudge first; its explanation at once when the previous run of the lesson made the same
+    mistake (``previous``). A run the platform could not do is left as it is."""
+    if Verdict(grade.verdict).platform:
+        return grade
+    if grade.more and grade.mistake is not None and grade.mistake == previous:
+        return dataclasses.replace(grade, feedback=(grade.more, *grade.feedback[1:]), more="")
+    return grade
+
+
 class Tutor:
     """One learner (``progress``), a runner (called when something must run: the sandbox starts
     on first use), a language (normalised; the feedback and the words are in it)."""
@@ -128,31 +138,21 @@ class Tutor:
     async def run(
         self, lesson: Lesson, code: str, client: str, quota: Quota = _no_quota
     ) -> RunOutcome:
-        """Run and grade ``code``: unless ``quota`` refuses (then nothing is written), save the
-        code, grade it, record the attempt and escalate a repeated mistake."""
+        """Run and grade ``code``: unless ``quota`` or the store refuses (then nothing is
+        written), save the code, grade it, record the attempt and escalate a repeated mistake."""
         lesson = lesson.in_language(self.language)
         async with quota(code, programs_for(lesson, code)) as refusal:
+            if refusal is None:
+                refusal = await self.progress.code_save(lesson, code)
             if refusal is not None:
                 return RunOutcome(refusal=refusal)
-            await self.progress.code_save(lesson, code)
             with i18n.language(self.language):
                 grade = await agrade(lesson, code, self.runner(), client=self._client(client))
-        await self.progress.attempt_record(lesson, grade, code)
-        grade = await self._escalated(lesson, grade)
+        previous = await self.progress.attempt_record(lesson, grade, code)
+        grade = _escalated(grade, previous)
         with i18n.language(self.language):
             view = present(grade, limits_for(lesson), output_graded=lesson.exercise.output_graded)
         return RunOutcome(grade=grade, view=view)
-
-    async def _escalated(self, lesson: Lesson, grade: Grade) -> Grade:
-        """A nudge first; its explanation at once when the previous run of this lesson made the
-        same mistake. A run the platform could not do changes nothing remembered."""
-        if Verdict(grade.verdict).platform:
-            return grade
-        last = await self.progress.last_mistake(lesson)
-        await self.progress.mistake_seen(lesson, grade.mistake)
-        if grade.more and grade.mistake is not None and grade.mistake == last:
-            return dataclasses.replace(grade, feedback=(grade.more, *grade.feedback[1:]), more="")
-        return grade
 
     async def answer(
         self,

@@ -34,6 +34,12 @@ class LessonProgress(models.Model):
     hints_revealed = models.PositiveSmallIntegerField(default=0)  # the first N hints were shown
     # question id -> how many of that question's hints were shown (the same rule per question)
     question_hints = models.JSONField(default=dict, blank=True)
+    # Kept with each graded run (``services.attempt_record``), so that a page reads the lesson's
+    # runs from this row instead of counting ``Attempt`` rows, and a repeated mistake is found
+    # in the same transaction that records the run.
+    runs = models.PositiveIntegerField(default=0)
+    last_run_at = models.DateTimeField(null=True, blank=True)
+    last_mistake = models.CharField(max_length=200, blank=True, default="")  # the latest run's
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -9,14 +9,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Max
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from codeblanks.content.model import Course, Lesson, level_slug
 from codeblanks.web.learners import Learner
-from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
+from codeblanks.web.models import LessonProgress, QuestionAnswer
 from codeblanks.web.questions import QuestionView, question_view
 
 NOT_STARTED = "not-started"
@@ -125,60 +124,52 @@ class Progress:
 EMPTY = Progress()
 
 
+_PROGRESS_COLUMNS = (
+    "id",
+    "lesson_uuid",
+    "code",
+    "has_code",
+    "solved_at",
+    "revealed_at",
+    "hints_revealed",
+    "question_hints",
+    "runs",
+    "last_run_at",
+)
+
+
 def progress_map(
     learner: Learner | None, uuids: Iterable[str] | None = None
 ) -> dict[str, Progress]:
-    """Progress per lesson uuid for this learner (lessons never touched are absent). Three
-    queries read as plain values (no model instances: a page reads a whole course's rows)."""
+    """Progress per lesson uuid for this learner (lessons never touched are absent), of the
+    lessons in ``uuids`` (None: all). Two queries read as plain values (no model instances: a
+    page reads a whole course's rows), selected by the learner alone: a learner has a row per
+    lesson they touched, so the few rows of other courses are cheaper to skip here than an
+    ``IN`` of every lesson in the course is to build."""
     if learner is None:
         return {}
-    rows = LessonProgress.objects.filter(**learner.owner)
-    answers_q = QuestionAnswer.objects.filter(
-        **{f"progress__{k}": v for k, v in learner.owner.items()}
-    )
-    runs_q = Attempt.objects.filter(**learner.owner)
-    if uuids is not None:
-        uuids = list(uuids)
-        rows = rows.filter(lesson_uuid__in=uuids)
-        answers_q = answers_q.filter(progress__lesson_uuid__in=uuids)
-        runs_q = runs_q.filter(lesson_uuid__in=uuids)
-    runs = {
-        r["lesson_uuid"]: (r["n"], r["last"])
-        for r in runs_q.order_by()
-        .values("lesson_uuid")
-        .annotate(n=Count("id"), last=Max("created_at"))
-    }
+    wanted = None if uuids is None else set(uuids)
     answers: dict[int, dict[str, Answer]] = {}
-    for progress_id, question_id, answer, correct, tries in answers_q.values_list(
-        "progress_id", "question_id", "answer", "correct", "tries"
-    ):
+    owner = {f"progress__{k}": v for k, v in learner.owner.items()}
+    for progress_id, question_id, answer, correct, tries in QuestionAnswer.objects.filter(
+        **owner
+    ).values_list("progress_id", "question_id", "answer", "correct", "tries"):
         answers.setdefault(progress_id, {})[question_id] = Answer(answer, correct, tries)
     out: dict[str, Progress] = {}
-    for row_id, uuid, code, has_code, solved_at, revealed_at, hints, question_hints in (
-        rows.values_list(
-            "id",
-            "lesson_uuid",
-            "code",
-            "has_code",
-            "solved_at",
-            "revealed_at",
-            "hints_revealed",
-            "question_hints",
-        )  # fmt: skip
-    ):
-        n, last = runs.pop(uuid, (0, None))
+    rows = LessonProgress.objects.filter(**learner.owner).values_list(*_PROGRESS_COLUMNS)
+    for row_id, uuid, code, has_code, solved, revealed, hints, q_hints, runs, last in rows:
+        if wanted is not None and uuid not in wanted:
+            continue
         out[uuid] = Progress(
             code=code if has_code else None,
-            solved=solved_at is not None,
-            revealed=revealed_at is not None,
+            solved=solved is not None,
+            revealed=revealed is not None,
             hints=hints,
-            question_hints=dict(question_hints or {}),
+            question_hints=dict(q_hints or {}),
             answers=answers.get(row_id, {}),
-            runs=n,
+            runs=runs,
             last_run=last,
         )
-    for uuid, (n, last) in runs.items():
-        out[uuid] = Progress(runs=n, last_run=last)
     return out
 
 

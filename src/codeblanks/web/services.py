@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from codeblanks.content.model import Lesson, Question
 from codeblanks.grading import Grade
+from codeblanks.grading.verdicts import Verdict
 from codeblanks.learning import NoProgress, Tutor
 from codeblanks.learning.tutor import Quota
 from codeblanks.sandbox import RunResult, get_sandbox
@@ -43,17 +44,22 @@ def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
 # ---- code ------------------------------------------------------------------------------------
 
 
-def code_save(*, learner: Learner, lesson: Lesson, code: str) -> None:
-    """Keep ``code`` as the learner's latest program for this lesson: one UPDATE on every Run
-    after the first (no row read first), the row made when there is none yet."""
+def code_save(*, learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | None:
+    """Keep ``code`` as the learner's latest program for this lesson, unless it would take
+    their saved code over its room (``_room_refusal``: then nothing is kept, and nothing run).
+    One UPDATE on every Run after the first (no row read first), the row made when there is
+    none yet."""
+    if (refusal := _room_refusal(learner, lesson, code)) is not None:
+        return refusal
     now = timezone.now()
     saved = dict(code=code, has_code=True, code_saved_at=now, updated_at=now)
     if LessonProgress.objects.filter(lesson_uuid=lesson.uuid, **learner.owner).update(**saved):
-        return
+        return None
     with transaction.atomic():
         row = _progress_for_update(learner, lesson)
         row.code, row.has_code, row.code_saved_at = code, True, now
         row.save(update_fields=["code", "has_code", "code_saved_at", "updated_at"])
+    return None
 
 
 @transaction.atomic
@@ -92,8 +98,12 @@ def question_hint_reveal(*, learner: Learner, lesson: Lesson, question_id: str, 
 
 
 @transaction.atomic
-def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str) -> Attempt:
-    """One row per graded run; the first correct one marks the exercise solved."""
+def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str) -> str | None:
+    """One row per graded run, counted on the learner's progress row (the first correct run
+    marks the exercise solved). Returns the anticipated mistake the previous run of the lesson
+    made, and keeps this run's in its place; a run the platform could not do leaves it as it
+    was. One transaction: the row read and locked, the attempt inserted, the row updated."""
+    row = _progress_for_update(learner, lesson)
     attempt = Attempt.objects.create(
         lesson_uuid=lesson.uuid,
         verdict=grade.verdict,
@@ -103,12 +113,18 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
         **analysis.attempt_fields(grade, code),
         **learner.fields,
     )
-    if grade.correct:
-        row = _progress_for_update(learner, lesson)
-        if row.solved_at is None:
-            row.solved_at = attempt.created_at
-            row.save(update_fields=["solved_at", "updated_at"])
-    return attempt
+    previous = row.last_mistake or None
+    row.runs += 1
+    row.last_run_at = attempt.created_at
+    changed = ["runs", "last_run_at", "updated_at"]
+    if grade.correct and row.solved_at is None:
+        row.solved_at = attempt.created_at
+        changed.append("solved_at")
+    if not Verdict(grade.verdict).platform:
+        row.last_mistake = (grade.mistake or "")[:200]
+        changed.append("last_mistake")
+    row.save(update_fields=changed)
+    return previous
 
 
 def _fair_key(learner: Learner) -> str:
@@ -160,13 +176,11 @@ def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal
 
 # ---- the learner's store, and the tutor over it (codeblanks.learning) --------------------------
 
-MISTAKE_TTL_S = 86400  # how long a run's anticipated mistake is remembered for its escalation
-
 
 class DjangoProgress:
-    """The ``learning.Progress`` port over the ORM services above (each write in a worker
-    thread, so a request never holds the event loop on the database). The last run's mistake
-    lives in the shared cache (any node, the page and the API alike)."""
+    """The ``learning.Progress`` port over the ORM services above (each call one hop to a
+    worker thread, so a request never holds the event loop on the database). The last run's
+    mistake is kept on the learner's progress row (any node, the page and the API alike)."""
 
     def __init__(self, learner: Learner) -> None:
         self.learner = learner
@@ -179,11 +193,11 @@ class DjangoProgress:
     def fair_key(self) -> str:
         return _fair_key(self.learner)
 
-    async def code_save(self, lesson: Lesson, code: str) -> None:
-        await sync_to_async(code_save)(learner=self.learner, lesson=lesson, code=code)
+    async def code_save(self, lesson: Lesson, code: str) -> quotas.Refusal | None:
+        return await sync_to_async(code_save)(learner=self.learner, lesson=lesson, code=code)
 
-    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> None:
-        await sync_to_async(attempt_record)(
+    async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> str | None:
+        return await sync_to_async(attempt_record)(
             learner=self.learner, lesson=lesson, grade=grade, code=code
         )
 
@@ -209,24 +223,6 @@ class DjangoProgress:
     async def solution_reveal(self, lesson: Lesson) -> None:
         await sync_to_async(solution_reveal)(learner=self.learner, lesson=lesson)
 
-    def _mistake_key(self, lesson: Lesson) -> str:
-        return f"codeblanks:mistake:{self.fair_key}:{lesson.uuid}"
-
-    async def last_mistake(self, lesson: Lesson) -> str | None:
-        try:
-            return await cache.aget(self._mistake_key(lesson))
-        except Exception:  # the shared cache is away: no escalation this time
-            return None
-
-    async def mistake_seen(self, lesson: Lesson, mistake: str | None) -> None:
-        try:
-            if mistake is None:
-                await cache.adelete(self._mistake_key(lesson))
-            else:
-                await cache.aset(self._mistake_key(lesson), mistake, MISTAKE_TTL_S)
-        except Exception:
-            return
-
 
 def tutor_for(learner: Learner | None) -> Tutor:
     """The tutor for this request: the learner's store (none: an API caller without a token),
@@ -235,10 +231,10 @@ def tutor_for(learner: Learner | None) -> Tutor:
     return Tutor(progress, lambda: get_sandbox(), get_language())
 
 
-def run_quota(learner: Learner | None, lesson: Lesson, client: str) -> Quota:
+def run_quota(client: str) -> Quota:
     """The web's limits on a run: the program's size and characters, the client's CPU share
-    and runs at once (``quotas.metered``: charged what the runs used), and (for a learner) the
-    room their saved code may take."""
+    and runs at once (``quotas.metered``: charged what the runs used). The room a learner's
+    saved code may take is the store's to refuse (``code_save``), in the hop that saves it."""
 
     @contextlib.asynccontextmanager
     async def quota(code: str, programs: int) -> AsyncIterator[quotas.Refusal | None]:
@@ -246,8 +242,6 @@ def run_quota(learner: Learner | None, lesson: Lesson, client: str) -> Quota:
             yield refusal
             return
         async with quotas.metered(client, programs) as refusal:
-            if refusal is None and learner is not None:
-                refusal = await sync_to_async(_room_refusal)(learner, lesson, code)
             yield refusal
 
     return quota
@@ -363,8 +357,8 @@ def _earliest(a, b):
 def learner_claim(*, user_id: int, anon_key: str) -> int:
     """Move an anonymous visitor's progress, answers and attempts onto a user (on sign-up or
     log-in). Where both have worked on a lesson the results are merged: solved or revealed if
-    either was, the more recently saved code, the later answer to each question. Returns the
-    number of lessons moved or merged."""
+    either was, the more recently saved code, the runs added up (the later run's mistake kept),
+    the later answer to each question. Returns the number of lessons moved or merged."""
     if not anon_key:
         return 0
     moved = 0
@@ -391,6 +385,9 @@ def learner_claim(*, user_id: int, anon_key: str) -> int:
         mine.solved_at = _earliest(mine.solved_at, anon.solved_at)
         mine.revealed_at = _earliest(mine.revealed_at, anon.revealed_at)
         mine.hints_revealed = max(mine.hints_revealed, anon.hints_revealed)
+        mine.runs += anon.runs
+        if anon.last_run_at and (mine.last_run_at is None or anon.last_run_at > mine.last_run_at):
+            mine.last_run_at, mine.last_mistake = anon.last_run_at, anon.last_mistake
         mine.question_hints = {
             qid: max(int(mine.question_hints.get(qid, 0)), int(anon.question_hints.get(qid, 0)))
             for qid in {**mine.question_hints, **anon.question_hints}

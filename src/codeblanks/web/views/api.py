@@ -162,7 +162,7 @@ async def grade(request, lesson_id: str):
     client = client_address(request)
     # With a token, exactly what the lesson page's Run does: saved code, an attempt, progress;
     # without one, the same grade kept nowhere.
-    quota = services.run_quota(who.learner, lesson, client)
+    quota = services.run_quota(client)
     ran = await services.tutor_for(who.learner).run(lesson, code, client, quota)
     if ran.refusal:
         return refusal_error(ran.refusal)

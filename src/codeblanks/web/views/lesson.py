@@ -60,7 +60,7 @@ async def lesson_run(request, lesson_id: str):
     code = code.replace("\r\n", "\n")
     learner = await sync_to_async(learner_started)(request)
     client = client_address(request)
-    quota = services.run_quota(learner, lesson, client)
+    quota = services.run_quota(client)
     outcome = await services.tutor_for(learner).run(lesson, code, client, quota)
     context: dict[str, object] = {
         "run": outcome.view,
