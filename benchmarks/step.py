@@ -4,7 +4,7 @@ solution (the page's own htmx form, with its CSRF token and session cookie), thr
 application in-process. Counted apart: this process (the web app, the grader, the sandbox's
 supervisor threads) and the sandbox (the zygote and every child it forked and reaped).
 
-    .venv/bin/python benchmarks/step.py [--n 60] [--naive 8] [--lesson query-key-value]
+    .venv/bin/python benchmarks/step.py [--n 60] [--naive 8] [--lesson query-key-value] [--split]
 
 The baseline, in the same run: a fresh ``python main.py`` of the same program, with one BLAS
 thread (as in the sandbox, and as issue 25 states it) and with this environment's default
@@ -52,13 +52,18 @@ class Browser:
         return status, content
 
 
-async def step(browser: Browser, page: str, run: str, code: str) -> None:
-    """The lesson page, then Run, as the page's form sends it; fails loudly on a wrong answer."""
+async def open_page(browser: Browser, page: str) -> str:
+    """The lesson page; its CSRF token."""
     status, body = await browser.request("GET", page)
     assert status == 200 and b'id="run-form"' in body, (status, body[:300])
     token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
     assert token, "no CSRF token in the page"
-    form = urlencode({"csrfmiddlewaretoken": token.group(1).decode(), "code": code}).encode()
+    return token.group(1).decode()
+
+
+async def press_run(browser: Browser, page: str, run: str, code: str, token: str) -> None:
+    """Run, as the page's form sends it; fails loudly on a wrong answer."""
+    form = urlencode({"csrfmiddlewaretoken": token, "code": code}).encode()
     status, body = await browser.request(
         "POST",
         run,
@@ -71,6 +76,11 @@ async def step(browser: Browser, page: str, run: str, code: str) -> None:
         ],
     )
     assert status == 200 and b'data-verdict="correct"' in body, (status, body[:600])
+
+
+async def step(browser: Browser, page: str, run: str, code: str) -> None:
+    """The lesson page, then Run."""
+    await press_run(browser, page, run, code, await open_page(browser, page))
 
 
 def database() -> str:
@@ -122,6 +132,21 @@ async def main(args, folder: str) -> int:
           f"{os.getloadavg()[0]:.1f}, wall {wall:.1f} s")  # fmt: skip
     print(f"  CPU per step: web process {web:6.2f} ms   sandbox {box:6.2f} ms   "
           f"total {total:6.2f} ms")  # fmt: skip
+    if args.split:  # the two requests apart: the web process's CPU for each
+        token = await open_page(browser, page)
+        for name, request in (
+            ("the page", lambda: open_page(browser, page)),
+            ("Run", lambda: press_run(browser, page, run, code, token)),
+        ):
+            await asyncio.sleep(0.5)
+            web0, box0 = sample()
+            for _ in range(args.n):
+                await request()
+                await asyncio.sleep(0.03)
+            await asyncio.sleep(0.5)
+            web1, box1 = sample()
+            print(f"  {name:8s} alone: web process {(web1 - web0) / args.n:6.2f} ms   "
+                  f"sandbox {(box1 - box0) / args.n:6.2f} ms")  # fmt: skip
     one = naive_cpu_ms(code, args.naive, "1")
     default = naive_cpu_ms(code, args.naive, None)
     verdict = "MET" if total * 8 <= one else "MISSED"
@@ -138,4 +163,5 @@ if __name__ == "__main__":
     parser.add_argument("--n", type=int, default=60)
     parser.add_argument("--naive", type=int, default=8)
     parser.add_argument("--lesson", default="query-key-value")
+    parser.add_argument("--split", action="store_true", help="also the page and Run apart")
     sys.exit(asyncio.run(main(parser.parse_args(), database())))

@@ -239,7 +239,7 @@ EXPECTED = [
 @pytest.fixture(autouse=True)
 def one_lesson(monkeypatch):
     monkeypatch.setattr(selectors, "current_catalog", lambda: OneCourse())
-    cache.clear()  # the rate limits and the mistakes remembered
+    cache.clear()  # the rate limits (the mistakes remembered are rows: each test has its own)
     yield
     cache.clear()
 
