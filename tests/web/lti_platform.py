@@ -153,11 +153,15 @@ class Platform:
             allow_redirects=False,
         )
 
-    def wait_for_scores(self, count: int, seconds: float = 30.0) -> list[dict]:
-        """The scores received, once there are ``count`` (a bound for the tool's thread, not
-        a speed the test asks for)."""
+    def wait_for_scores(self, count: int, seconds: float = 30.0, until=None) -> list[dict]:
+        """The scores received, once there are ``count`` and ``until(scores)`` holds, if given
+        (a bound for the tool's threads, not a speed the test asks for)."""
+
+        def ready() -> bool:
+            return len(self.scores) >= count and (until is None or until(self.scores))
+
         with self.scored:
-            self.scored.wait_for(lambda: len(self.scores) >= count, timeout=seconds)
+            self.scored.wait_for(ready, timeout=seconds)
             return list(self.scores)
 
     # ---- the platform's endpoints ----------------------------------------------------------
