@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from codeblanks.content.model import Course, Lesson, level_slug
+from codeblanks.web import compiled
 from codeblanks.web.learners import Learner
 from codeblanks.web.models import LessonProgress, QuestionAnswer
 from codeblanks.web.questions import QuestionView, question_view
@@ -150,13 +151,12 @@ def progress_map(
         return {}
     wanted = None if uuids is None else set(uuids)
     answers: dict[int, dict[str, Answer]] = {}
-    owner = {f"progress__{k}": v for k, v in learner.owner.items()}
-    for progress_id, question_id, answer, correct, tries in QuestionAnswer.objects.filter(
-        **owner
-    ).values_list("progress_id", "question_id", "answer", "correct", "tries"):
+    shape, key = owner_slots(learner)
+    found = compiled.select(("answers", shape), lambda: _answers_query(shape), key)
+    for progress_id, question_id, answer, correct, tries in found:
         answers.setdefault(progress_id, {})[question_id] = Answer(answer, correct, tries)
     out: dict[str, Progress] = {}
-    rows = LessonProgress.objects.filter(**learner.owner).values_list(*_PROGRESS_COLUMNS)
+    rows = compiled.select(("progress", shape), lambda: _progress_query(shape), key)
     for row_id, uuid, code, has_code, solved, revealed, hints, q_hints, runs, last in rows:
         if wanted is not None and uuid not in wanted:
             continue
@@ -171,6 +171,31 @@ def progress_map(
             last_run=last,
         )
     return out
+
+
+def owner_slots(learner: Learner) -> tuple[str, dict[str, object]]:
+    """The shape of the filter that selects the learner's rows (by account, or by anonymous
+    key), and its value."""
+    if learner.user_id is not None:
+        return "user", {"user": learner.user_id}
+    return "anon", {"anon": learner.anon_key}
+
+
+def owner_filter(shape: str, prefix: str = "") -> dict[str, object]:
+    """``Learner.owner`` with slots for its value (``compiled``), for either shape."""
+    if shape == "user":
+        return {f"{prefix}user_id": compiled.slot("user")}
+    return {f"{prefix}user__isnull": True, f"{prefix}anon_key": compiled.slot("anon")}
+
+
+def _answers_query(shape: str):
+    return QuestionAnswer.objects.filter(**owner_filter(shape, "progress__")).values_list(
+        "progress_id", "question_id", "answer", "correct", "tries"
+    )
+
+
+def _progress_query(shape: str):
+    return LessonProgress.objects.filter(**owner_filter(shape)).values_list(*_PROGRESS_COLUMNS)
 
 
 def progress_get(learner: Learner | None, lesson: Lesson) -> Progress:

@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Func, IntegerField, Q, Sum
+from django.db.models import Func, IntegerField, Q
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import get_language
@@ -28,7 +28,7 @@ from codeblanks.learning import NoProgress, Tutor
 from codeblanks.learning.tutor import Quota
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import RunRequest
-from codeblanks.web import quotas, selectors
+from codeblanks.web import compiled, quotas, selectors
 from codeblanks.web.learners import Learner
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
 from codeblanks.web.teaching import analysis
@@ -47,19 +47,29 @@ def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
 def code_save(*, learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | None:
     """Keep ``code`` as the learner's latest program for this lesson, unless it would take
     their saved code over its room (``_room_refusal``: then nothing is kept, and nothing run).
-    One UPDATE on every Run after the first (no row read first), the row made when there is
-    none yet."""
+    One UPDATE on every Run after the first (no row read first; compiled once, ``compiled``),
+    the row made when there is none yet."""
     if (refusal := _room_refusal(learner, lesson, code)) is not None:
         return refusal
     now = timezone.now()
-    saved = dict(code=code, has_code=True, code_saved_at=now, updated_at=now)
-    if LessonProgress.objects.filter(lesson_uuid=lesson.uuid, **learner.owner).update(**saved):
+    shape, key = selectors.owner_slots(learner)
+    saved = {"code": code, "has": True, "at": now, "lesson": lesson.uuid, **key}
+    if compiled.update(("code", shape), lambda: _code_update(shape), saved):
         return None
     with transaction.atomic():
         row = _progress_for_update(learner, lesson)
         row.code, row.has_code, row.code_saved_at = code, True, now
         row.save(update_fields=["code", "has_code", "code_saved_at", "updated_at"])
     return None
+
+
+def _code_update(shape: str):
+    rows = LessonProgress.objects.filter(
+        lesson_uuid=compiled.slot("lesson"), **selectors.owner_filter(shape)
+    )
+    at = compiled.slot("at")
+    return rows, {"code": compiled.slot("code"), "has_code": compiled.slot("has"),
+                  "code_saved_at": at, "updated_at": at}  # fmt: skip
 
 
 @transaction.atomic
@@ -102,8 +112,17 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     """One row per graded run, counted on the learner's progress row (the first correct run
     marks the exercise solved). Returns the anticipated mistake the previous run of the lesson
     made, and keeps this run's in its place; a run the platform could not do leaves it as it
-    was. One transaction: the row read and locked, the attempt inserted, the row updated."""
-    row = _progress_for_update(learner, lesson)
+    was. One transaction: the row read and locked, the attempt inserted, the row updated (the
+    read and the update compiled once, ``compiled``)."""
+    shape, key = selectors.owner_slots(learner)
+    found = compiled.select(
+        ("run-row", shape), lambda: _run_row_query(shape), {"lesson": lesson.uuid, **key}
+    )
+    if found:
+        row_id, runs, solved_at, mistake = found[0]
+    else:  # the first run in this lesson that left no code saved (a refusal saves none)
+        row = _progress_for_update(learner, lesson)
+        row_id, runs, solved_at, mistake = row.id, row.runs, row.solved_at, row.last_mistake
     attempt = Attempt.objects.create(
         lesson_uuid=lesson.uuid,
         verdict=grade.verdict,
@@ -113,18 +132,31 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
         **analysis.attempt_fields(grade, code),
         **learner.fields,
     )
-    previous = row.last_mistake or None
-    row.runs += 1
-    row.last_run_at = attempt.created_at
-    changed = ["runs", "last_run_at", "updated_at"]
-    if grade.correct and row.solved_at is None:
-        row.solved_at = attempt.created_at
-        changed.append("solved_at")
+    previous = mistake or None
+    if grade.correct and solved_at is None:
+        solved_at = attempt.created_at
     if not Verdict(grade.verdict).platform:
-        row.last_mistake = (grade.mistake or "")[:200]
-        changed.append("last_mistake")
-    row.save(update_fields=changed)
+        mistake = (grade.mistake or "")[:200]
+    counted = {"id": row_id, "runs": runs + 1, "at": attempt.created_at, "solved": solved_at,
+               "mistake": mistake, "now": timezone.now()}  # fmt: skip
+    compiled.update(("run-row",), _run_row_update, counted)
     return previous
+
+
+def _run_row_query(shape: str):
+    """The learner's row for the lesson, locked until the run is recorded: what the run
+    changes on it."""
+    rows = LessonProgress.objects.select_for_update().filter(
+        lesson_uuid=compiled.slot("lesson"), **selectors.owner_filter(shape)
+    )
+    return rows.values_list("id", "runs", "solved_at", "last_mistake")
+
+
+def _run_row_update():
+    row = LessonProgress.objects.filter(id=compiled.slot("id"))
+    return row, {"runs": compiled.slot("runs"), "last_run_at": compiled.slot("at"),
+                 "solved_at": compiled.slot("solved"), "last_mistake": compiled.slot("mistake"),
+                 "updated_at": compiled.slot("now")}  # fmt: skip
 
 
 def _fair_key(learner: Learner) -> str:
@@ -149,12 +181,22 @@ class _Utf8Bytes(Func):
         return self.as_sql(compiler, connection, template="LENGTH(CAST(%(expressions)s AS BLOB))")
 
 
+def _room_query(shape: str):
+    """The size of each program the learner keeps in the other lessons: one small number a
+    lesson they touched (summed by the caller)."""
+    others = LessonProgress.objects.filter(**selectors.owner_filter(shape))
+    others = others.exclude(lesson_uuid=compiled.slot("lesson"))
+    return others.annotate(size=_Utf8Bytes("code")).values_list("size")
+
+
 def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | None:
     """A refusal when keeping ``code`` would take the learner's saved code, all lessons
     together, over CODEBLANKS_LEARNER_CODE_BYTES (the saved code it replaces not counted)."""
     limit = settings.CODEBLANKS.learner_code_bytes
-    others = LessonProgress.objects.filter(**learner.owner).exclude(lesson_uuid=lesson.uuid)
-    used = others.aggregate(used=Sum(_Utf8Bytes("code")))["used"] or 0
+    shape, key = selectors.owner_slots(learner)
+    sizes = compiled.select(("room", shape), lambda: _room_query(shape),
+                            {"lesson": lesson.uuid, **key})  # fmt: skip
+    used = sum(size or 0 for (size,) in sizes)
     size = len(code.encode("utf-8"))
     if used + size <= limit:
         return None

@@ -1,0 +1,124 @@
+"""A learner's hot statements, built by the ORM once and run again with new values.
+
+Every page and every Run sends the same few statements with different keys (the learner, the
+lesson). Building one through the ORM (the queryset, its lookups, the compiler) costs about ten
+times what the database takes to run it, so each is compiled once per shape and connection and
+kept on that connection (one per thread: nothing is shared between threads); after that a call is
+a cursor's ``execute`` with the new values, and the ORM's own converters on what comes back. The
+models stay the one description of the tables: the SQL is always the ORM's.
+
+A value that changes between calls is a ``slot`` in the queryset given to ``select`` or
+``update``. A slot in a filter (``lesson_uuid=slot("lesson")``) takes text or an integer, passed
+to the database as it is (what the ORM does with a key of either); a slot among an UPDATE's values
+is prepared at each call as the ORM prepares that column's values (``Field.get_db_prep_save``),
+so datetimes, booleans and JSON are too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.db import connections
+from django.db.models import QuerySet, TextField, Value, sql
+
+_SLOT_PREFIX = "\x00codeblanks-slot:"
+
+
+def slot(name: str) -> Value:
+    """A named placeholder for a value given at each call: a text parameter no real value is
+    (an expression, so that no field tries to read it as its own type while compiling)."""
+    return Value(_SLOT_PREFIX + name, output_field=TextField())
+
+
+def _slot_name(value: Any) -> str | None:
+    text = value.value if isinstance(value, Value) else None
+    if isinstance(text, str) and text.startswith(_SLOT_PREFIX):
+        return text[len(_SLOT_PREFIX) :]
+    return None
+
+
+def _positions(params: Iterable[Any]) -> list[tuple[str | None, Any]]:
+    """For each parameter, its slot's name (None: a constant) and the constant."""
+    out: list[tuple[str | None, Any]] = []
+    for p in params:
+        if isinstance(p, str) and p.startswith(_SLOT_PREFIX):
+            out.append((p[len(_SLOT_PREFIX) :], None))
+        else:
+            out.append((None, p))
+    return out
+
+
+class _Select:
+    def __init__(self, queryset: QuerySet) -> None:
+        query = queryset.query
+        self.compiler = query.get_compiler(using=queryset.db)
+        sql_text, params = self.compiler.as_sql()
+        self.sql, self.params = sql_text, _positions(params)
+        self.connection = self.compiler.connection
+        cols = [col for col, _, _ in self.compiler.select[: self.compiler.col_count]]
+        self.converters = self.compiler.get_converters(cols)
+
+    def __call__(self, values: dict[str, Any]) -> list[tuple]:
+        params = [values[name] if name is not None else const for name, const in self.params]
+        with self.connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            rows = cursor.fetchall()
+        if self.converters:
+            return [tuple(r) for r in self.compiler.apply_converters(rows, self.converters)]
+        return [tuple(r) for r in rows]
+
+
+class _Update:
+    def __init__(self, queryset: QuerySet, values: dict[str, Any]) -> None:
+        query = queryset.query.chain(sql.UpdateQuery)
+        assert isinstance(query, sql.UpdateQuery)
+        query.add_update_values(values)
+        compiler = query.get_compiler(using=queryset.db)
+        self.connection = compiler.connection
+        sql_text, params = compiler.as_sql()
+        self.sql = sql_text
+        # A slot among the SET values is prepared by its column's field at each call (a
+        # constant once, here, by the compiler).
+        fields = {}
+        for field, _model, value in query.values:  # type: ignore[attr-defined]
+            if (name := _slot_name(value)) is not None:
+                fields[name] = field
+        self.fields = fields
+        self.params = _positions(params)
+
+    def __call__(self, values: dict[str, Any]) -> int:
+        params = []
+        for name, const in self.params:
+            if name is None:
+                params.append(const)
+            elif name in self.fields:
+                params.append(self.fields[name].get_db_prep_save(values[name], self.connection))
+            else:
+                params.append(values[name])
+        with self.connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            return cursor.rowcount
+
+
+def _kept(key: tuple, build: Callable[[], Any], using: str = "default") -> Any:
+    connection = connections[using]
+    kept = connection.__dict__.setdefault("_codeblanks_compiled", {})
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = build()
+    return found
+
+
+def select(key: tuple, build: Callable[[], QuerySet], values: dict[str, Any]) -> list[tuple]:
+    """The rows of ``build()`` (a ``values_list`` queryset with slots in it) for ``values``.
+    ``key`` names the shape: calls with the same key must build the same SQL."""
+    return _kept(("select", *key), lambda: _Select(build()))(values)
+
+
+def update(
+    key: tuple, build: Callable[[], tuple[QuerySet, dict[str, Any]]], values: dict[str, Any]
+) -> int:
+    """``queryset.update(**set_values)`` for ``build() == (queryset, set_values)``, with the
+    slots filled from ``values``; the number of rows it changed."""
+    return _kept(("update", *key), lambda: _Update(*build()))(values)

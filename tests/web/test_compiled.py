@@ -1,0 +1,97 @@
+"""The learner's hot statements, compiled once (``codeblanks.web.compiled``): they read and write
+what the ORM would, on SQLite and on PostgreSQL, and a second call compiles nothing."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.db.models.sql.compiler import SQLCompiler
+from django.utils import timezone
+
+from codeblanks.grading import Grade
+from codeblanks.web import selectors, services
+from codeblanks.web.learners import Learner
+from codeblanks.web.models import LessonProgress, QuestionAnswer
+
+from .conftest import FIRST, LAST
+
+pytestmark = pytest.mark.django_db
+
+
+def _orm_progress(learner: Learner) -> dict:
+    """What the learner's rows say, read through model instances (the reference)."""
+    out = {}
+    for row in LessonProgress.objects.filter(**learner.owner):
+        answers = {
+            a.question_id: selectors.Answer(a.answer, a.correct, a.tries)
+            for a in QuestionAnswer.objects.filter(progress=row)
+        }
+        out[row.lesson_uuid] = selectors.Progress(
+            code=row.code if row.has_code else None,
+            solved=row.solved_at is not None,
+            revealed=row.revealed_at is not None,
+            hints=row.hints_revealed,
+            question_hints=dict(row.question_hints),
+            answers=answers,
+            runs=row.runs,
+            last_run=row.last_run_at,
+        )
+    return out
+
+
+@pytest.mark.parametrize("kind", ["anonymous", "account"])
+def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
+    if kind == "account":
+        learner = Learner(user_id=User.objects.create_user("ada").id)
+    else:
+        learner = Learner(anon_key="c" * 32)
+    other = Learner(anon_key="d" * 32)
+    assert selectors.progress_map(learner) == {}
+    services.code_save(learner=learner, lesson=FIRST, code="x = 'é'\n")
+    services.code_save(learner=other, lesson=FIRST, code="theirs")
+    services.code_save(learner=learner, lesson=FIRST, code="x = 2\n")  # the UPDATE, compiled
+    row = LessonProgress.objects.get(lesson_uuid=FIRST.uuid, **learner.owner)
+    row.question_hints = {"q": 2}
+    row.save()
+    QuestionAnswer.objects.create(
+        progress=row, question_id="q", answer=[1, 0], correct=True, tries=2,
+        answered_at=timezone.now(),
+    )  # fmt: skip
+    wrong = Grade("incorrect", "", "", "", mistake="softmax-axis-0")
+    assert services.attempt_record(learner=learner, lesson=FIRST, grade=wrong, code="a") is None
+    right = Grade("correct", "", "", "")
+    assert (
+        services.attempt_record(learner=learner, lesson=FIRST, grade=right, code="b")
+        == "softmax-axis-0"
+    )
+    services.attempt_record(learner=learner, lesson=LAST, grade=wrong, code="c")  # no row yet
+
+    got = selectors.progress_map(learner)
+    assert got == _orm_progress(learner)
+    first = got[FIRST.uuid]
+    assert (first.code, first.runs, first.solved, first.answers["q"].value) == (
+        "x = 2\n", 2, True, [1, 0],
+    )  # fmt: skip
+    assert first.last_run is not None and first.last_run.tzinfo is not None
+    assert got[LAST.uuid].runs == 1 and not got[LAST.uuid].solved
+    assert selectors.progress_map(other)[FIRST.uuid].code == "theirs"
+    row = LessonProgress.objects.get(lesson_uuid=FIRST.uuid, **learner.owner)
+    assert row.last_mistake == "" and row.solved_at == row.last_run_at
+    assert row.updated_at >= row.last_run_at
+
+
+def test_a_second_call_compiles_nothing(monkeypatch):
+    learner = Learner(anon_key="e" * 32)
+    services.code_save(learner=learner, lesson=FIRST, code="one")
+    selectors.progress_map(learner)
+    compiled_now = []
+    as_sql = SQLCompiler.as_sql
+
+    def counting(self, *args, **kwargs):
+        compiled_now.append(self)
+        return as_sql(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    with connection.cursor():  # the queries still reach the database
+        services.code_save(learner=learner, lesson=FIRST, code="two")
+        assert selectors.progress_map(learner)[FIRST.uuid].code == "two"
+    assert compiled_now == []
