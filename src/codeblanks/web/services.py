@@ -113,7 +113,8 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     marks the exercise solved). Returns the anticipated mistake the previous run of the lesson
     made, and keeps this run's in its place; a run the platform could not do leaves it as it
     was. One transaction: the row read and locked, the attempt inserted, the row updated (the
-    read and the update compiled once, ``compiled``)."""
+    read and the update compiled once, ``compiled``; a solve saved through the model, for its
+    signal)."""
     shape, key = selectors.owner_slots(learner)
     found = compiled.select(
         ("run-row", shape), lambda: _run_row_query(shape), {"lesson": lesson.uuid, **key}
@@ -133,12 +134,17 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
         **learner.fields,
     )
     previous = mistake or None
-    if grade.correct and solved_at is None:
-        solved_at = attempt.created_at
     if not Verdict(grade.verdict).platform:
         mistake = (grade.mistake or "")[:200]
-    counted = {"id": row_id, "runs": runs + 1, "at": attempt.created_at, "solved": solved_at,
-               "mistake": mistake, "now": timezone.now()}  # fmt: skip
+    if grade.correct and solved_at is None:
+        # The solve: saved through the model, whose post_save tells the LMS (teaching/signals.py).
+        row = LessonProgress.objects.get(id=row_id)
+        row.runs, row.last_run_at, row.solved_at = runs + 1, attempt.created_at, attempt.created_at
+        row.last_mistake = mistake
+        row.save(update_fields=["runs", "last_run_at", "solved_at", "last_mistake", "updated_at"])
+        return previous
+    counted = {"id": row_id, "runs": runs + 1, "at": attempt.created_at, "mistake": mistake,
+               "now": timezone.now()}  # fmt: skip
     compiled.update(("run-row",), _run_row_update, counted)
     return previous
 
@@ -154,9 +160,8 @@ def _run_row_query(shape: str):
 
 def _run_row_update():
     row = LessonProgress.objects.filter(id=compiled.slot("id"))
-    return row, {"runs": compiled.slot("runs"), "last_run_at": compiled.slot("at"),
-                 "solved_at": compiled.slot("solved"), "last_mistake": compiled.slot("mistake"),
-                 "updated_at": compiled.slot("now")}  # fmt: skip
+    names = {"runs": "runs", "last_run_at": "at", "last_mistake": "mistake", "updated_at": "now"}
+    return row, {column: compiled.slot(name) for column, name in names.items()}
 
 
 def _fair_key(learner: Learner) -> str:

@@ -119,8 +119,20 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Sessions live in the database so every node behind a load balancer sees them.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sessions live in the database so every node behind a load balancer sees them. On SQLite, which
+# one process serves, each is also kept in that process's memory (read on every request: one
+# query fewer each). Not with PostgreSQL: a node's own memory would keep a session another node
+# ended, and a shared Redis would make every page depend on it (the rate limits outlive its loss).
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_CACHE_ALIAS = "sessions"
+    CACHES["sessions"] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "codeblanks-sessions",
+        "OPTIONS": {"MAX_ENTRIES": 10_000},  # a few MB; past it, sessions come from the database
+    }
+else:
+    SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 90  # anonymous learners keep their progress for 90 days
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
