@@ -206,6 +206,12 @@ def serve(code_fd: int, chan_fd: int, pidfd: int, warm: bool = True) -> None:
     _reseed()
     if warm:
         _warm_up()
+    # What every run needs and no request changes, made before the child says it is ready:
+    # off the time between the code's arrival and its first line.
+    out, err = _text_stream(1), _text_stream(2)
+    saved_builtins = dict(builtins.__dict__)  # so that reporting survives `builtins.len = ...`
+    home = os.getcwd()
+    fds = _fd_identity()
     chan = socket.socket(fileno=chan_fd)
     wire.send_fds(chan, wire.HELLO, [pidfd])
     os.close(pidfd)
@@ -220,10 +226,6 @@ def serve(code_fd: int, chan_fd: int, pidfd: int, warm: bool = True) -> None:
     limits = request["limits"]
     capture = list(request.get("capture") or [])
     _apply_limits(limits, len(codes))
-    out, err = _text_stream(1), _text_stream(2)
-    saved_builtins = dict(builtins.__dict__)  # so that reporting survives `builtins.len = ...`
-    home = os.getcwd()
-    fds = _fd_identity()
     status = 0
     for index, code in enumerate(codes):
         if index:
