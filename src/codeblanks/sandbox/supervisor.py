@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
+import functools
 import logging
 import os
 import selectors
@@ -46,7 +47,7 @@ def _batch(
     """The first of ``codes`` that one child takes: at most ``wire.MAX_CASES`` programs and
     ``wire.MAX_REQUEST_BYTES`` in all, none over ``wire.MAX_CODE_BYTES`` with its header.
     Empty if the first program alone is too large."""
-    head = len(wire.encode_request(filename, dataclasses.asdict(limits), list(capture), [""]))
+    head = _head_size(filename, limits, capture)
     batch: list[str] = []
     total = head
     for code in codes[: wire.MAX_CASES]:
@@ -56,6 +57,13 @@ def _batch(
         batch.append(code)
         total += size
     return batch
+
+
+@functools.lru_cache(maxsize=64)
+def _head_size(filename: str, limits: RunLimits, capture: tuple[str, ...]) -> int:
+    """The size of a request's header with one empty program (a few lessons' limits and files:
+    remembered, not encoded again for every run)."""
+    return len(wire.encode_request(filename, dataclasses.asdict(limits), list(capture), [""]))
 
 
 def _tree_groups(config: SandboxConfig, uid_start: int) -> Cgroups | None:
