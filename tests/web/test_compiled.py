@@ -8,9 +8,9 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from codeblanks.grading import Grade
-from codeblanks.web import selectors, services
+from codeblanks.web import compiled, selectors, services
 from codeblanks.web.learners import Learner
-from codeblanks.web.models import LessonProgress, QuestionAnswer
+from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
 
 from .conftest import FIRST, LAST
 
@@ -77,6 +77,18 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
     row = LessonProgress.objects.get(lesson_uuid=FIRST.uuid, **learner.owner)
     assert row.last_mistake == "" and row.solved_at == row.last_run_at
     assert row.updated_at >= row.last_run_at
+    kept = Attempt.objects.filter(**learner.owner).order_by("id")
+    assert [(a.lesson_uuid, a.verdict, a.mistake, a.code_bytes) for a in kept] == [
+        (FIRST.uuid, "incorrect", "softmax-axis-0", 1),
+        (FIRST.uuid, "correct", "", 1),
+        (LAST.uuid, "incorrect", "softmax-axis-0", 1),
+    ]
+    assert kept[1].created_at == row.solved_at and kept[2].created_at.tzinfo is not None
+
+
+def test_an_insert_names_every_column():
+    with pytest.raises(TypeError, match="no value for"):
+        compiled.insert(Attempt, {"lesson_uuid": FIRST.uuid})
 
 
 def test_a_second_call_compiles_nothing(monkeypatch):

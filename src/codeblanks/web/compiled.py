@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import connections
-from django.db.models import QuerySet, TextField, Value, sql
+from django.db.models import Model, QuerySet, TextField, Value, sql
 
 _SLOT_PREFIX = "\x00codeblanks-slot:"
 
@@ -101,6 +101,35 @@ class _Update:
             return cursor.rowcount
 
 
+class _Insert:
+    """An INSERT of one whole row: every concrete field but the primary key, each a slot named
+    for its field (``raw``: no field fills itself in, ``auto_now_add`` included); nothing read
+    back."""
+
+    def __init__(self, model: type[Model]) -> None:
+        row = model()
+        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+        for field in fields:
+            setattr(row, field.attname, slot(field.attname))
+        query = sql.InsertQuery(model)
+        query.insert_values(fields, [row], raw=True)
+        compiler = query.get_compiler(using="default")
+        self.connection = compiler.connection
+        ((sql_text, params),) = compiler.as_sql()
+        self.sql, self.params = sql_text, _positions(params)
+        self.fields = {f.attname: f for f in fields}
+
+    def __call__(self, values: dict[str, Any]) -> None:
+        params = [
+            self.fields[name].get_db_prep_save(values[name], self.connection)
+            if name is not None
+            else const
+            for name, const in self.params
+        ]
+        with self.connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+
+
 def _kept(key: tuple, build: Callable[[], Any], using: str = "default") -> Any:
     connection = connections[using]
     kept = connection.__dict__.setdefault("_codeblanks_compiled", {})
@@ -122,3 +151,13 @@ def update(
     """``queryset.update(**set_values)`` for ``build() == (queryset, set_values)``, with the
     slots filled from ``values``; the number of rows it changed."""
     return _kept(("update", *key), lambda: _Update(*build()))(values)
+
+
+def insert(model: type[Model], values: dict[str, Any]) -> None:
+    """One new row of ``model``: ``values`` names every concrete field but the primary key, by
+    its column's attribute name (``user_id``), so that no column is left to a default the
+    database does not have."""
+    missing = {f.attname for f in model._meta.concrete_fields if not f.primary_key} - set(values)
+    if missing:
+        raise TypeError(f"compiled.insert: no value for {', '.join(sorted(missing))}")
+    _kept(("insert", model._meta.label), lambda: _Insert(model))(values)

@@ -124,14 +124,20 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     else:  # the first run in this lesson that left no code saved (a refusal saves none)
         row = _progress_for_update(learner, lesson)
         row_id, runs, solved_at, mistake = row.id, row.runs, row.solved_at, row.last_mistake
-    attempt = Attempt.objects.create(
-        lesson_uuid=lesson.uuid,
-        verdict=grade.verdict,
-        case=(grade.case or "")[:200],
-        duration_ms=grade.duration_ms,
-        code_bytes=len(code.encode("utf-8", errors="replace")),
-        **analysis.attempt_fields(grade, code),
-        **learner.fields,
+    now = timezone.now()
+    compiled.insert(
+        Attempt,
+        {
+            "lesson_uuid": lesson.uuid,
+            "verdict": grade.verdict,
+            "case": (grade.case or "")[:200],
+            "duration_ms": grade.duration_ms,
+            "code_bytes": len(code.encode("utf-8", errors="replace")),
+            **{"mistake": "", "wrong_code": "", "code_digest": ""},
+            **analysis.attempt_fields(grade, code),
+            **learner.fields,
+            "created_at": now,
+        },
     )
     previous = mistake or None
     if not Verdict(grade.verdict).platform:
@@ -139,12 +145,11 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     if grade.correct and solved_at is None:
         # The solve: saved through the model, whose post_save tells the LMS (teaching/signals.py).
         row = LessonProgress.objects.get(id=row_id)
-        row.runs, row.last_run_at, row.solved_at = runs + 1, attempt.created_at, attempt.created_at
+        row.runs, row.last_run_at, row.solved_at = runs + 1, now, now
         row.last_mistake = mistake
         row.save(update_fields=["runs", "last_run_at", "solved_at", "last_mistake", "updated_at"])
         return previous
-    counted = {"id": row_id, "runs": runs + 1, "at": attempt.created_at, "mistake": mistake,
-               "now": timezone.now()}  # fmt: skip
+    counted = {"id": row_id, "runs": runs + 1, "at": now, "mistake": mistake, "now": now}
     compiled.update(("run-row",), _run_row_update, counted)
     return previous
 
