@@ -8,9 +8,10 @@ STAMP := $(VENV)/.installed
 PO := $(wildcard src/codeblanks/web/locale/*/LC_MESSAGES/*.po)
 MO := $(PO:.po=.mo)
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
-# The suite in one worker per core (pytest-xdist), at most four: most tests wait on a sandbox
-# child, a browser or a server, so the second core was idle. `make test XDIST=` runs in one.
-XDIST ?= -n auto --maxprocesses 4
+# The suite in four workers (pytest-xdist), two cores or not: most tests wait on a sandbox child,
+# a browser or a server, so two workers left the cores half idle (stage one on 2 cores: 397 s
+# with two, 348 s with four). `make test XDIST=` runs in one.
+XDIST ?= -n 4
 
 .PHONY: install messages system run cluster test test-fast lint format bench screenshots clean
 
