@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import HttpRequest
 
-from codeblanks.web import quotas
+from codeblanks.web import compiled, quotas
 
 SESSION_KEY = "codeblanks_learner"
 NEW_LEARNER_WINDOW_S = 3600
@@ -32,6 +32,14 @@ class Learner:
         return {"user__isnull": True, "anon_key": self.anon_key}
 
     @property
+    def owner_slots(self) -> tuple[str, dict[str, object]]:
+        """``owner`` for a compiled statement (``web/compiled.py``): the filter's shape (by
+        account or by anonymous key; ``owner_filter`` builds it) and the values of its slots."""
+        if self.user_id is not None:
+            return "user", {"user": self.user_id}
+        return "anon", {"anon": self.anon_key}
+
+    @property
     def seed(self) -> str:
         """What shuffles this learner's choice options (``content.public.option_order``): the
         same learner, the same order, on every page and through the API."""
@@ -43,6 +51,14 @@ class Learner:
         if self.user_id is not None:
             return {"user_id": self.user_id, "anon_key": ""}
         return {"user_id": None, "anon_key": self.anon_key}
+
+
+def owner_filter(shape: str, prefix: str = "") -> dict[str, object]:
+    """``Learner.owner`` of either shape with slots for its values (``Learner.owner_slots``);
+    ``prefix`` reaches the rows through a relation (``"progress__"``)."""
+    if shape == "user":
+        return {f"{prefix}user_id": compiled.slot("user")}
+    return {f"{prefix}user__isnull": True, f"{prefix}anon_key": compiled.slot("anon")}
 
 
 class TooManyLearners(Exception):

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from codeblanks.content.model import Course, Lesson, level_slug
 from codeblanks.web import compiled
-from codeblanks.web.learners import Learner
+from codeblanks.web.learners import Learner, owner_filter
 from codeblanks.web.models import LessonProgress, QuestionAnswer
 from codeblanks.web.questions import QuestionView, question_view
 
@@ -151,7 +151,7 @@ def progress_map(
         return {}
     wanted = None if uuids is None else set(uuids)
     answers: dict[int, dict[str, Answer]] = {}
-    shape, key = owner_slots(learner)
+    shape, key = learner.owner_slots
     found = compiled.select(("answers", shape), lambda: _answers_query(shape), key)
     for progress_id, question_id, answer, correct, tries in found:
         answers.setdefault(progress_id, {})[question_id] = Answer(answer, correct, tries)
@@ -171,21 +171,6 @@ def progress_map(
             last_run=last,
         )
     return out
-
-
-def owner_slots(learner: Learner) -> tuple[str, dict[str, object]]:
-    """The shape of the filter that selects the learner's rows (by account, or by anonymous
-    key), and its value."""
-    if learner.user_id is not None:
-        return "user", {"user": learner.user_id}
-    return "anon", {"anon": learner.anon_key}
-
-
-def owner_filter(shape: str, prefix: str = "") -> dict[str, object]:
-    """``Learner.owner`` with slots for its value (``compiled``), for either shape."""
-    if shape == "user":
-        return {f"{prefix}user_id": compiled.slot("user")}
-    return {f"{prefix}user__isnull": True, f"{prefix}anon_key": compiled.slot("anon")}
 
 
 def _answers_query(shape: str):

@@ -29,7 +29,7 @@ from codeblanks.learning.tutor import Quota
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import RunRequest
 from codeblanks.web import compiled, quotas, selectors
-from codeblanks.web.learners import Learner
+from codeblanks.web.learners import Learner, owner_filter
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
 from codeblanks.web.teaching import analysis
 
@@ -52,7 +52,7 @@ def code_save(*, learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal 
     if (refusal := _room_refusal(learner, lesson, code)) is not None:
         return refusal
     now = timezone.now()
-    shape, key = selectors.owner_slots(learner)
+    shape, key = learner.owner_slots
     saved = {"code": code, "has": True, "at": now, "lesson": lesson.uuid, **key}
     if compiled.update(("code", shape), lambda: _code_update(shape), saved):
         return None
@@ -64,9 +64,7 @@ def code_save(*, learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal 
 
 
 def _code_update(shape: str):
-    rows = LessonProgress.objects.filter(
-        lesson_uuid=compiled.slot("lesson"), **selectors.owner_filter(shape)
-    )
+    rows = LessonProgress.objects.filter(lesson_uuid=compiled.slot("lesson"), **owner_filter(shape))
     at = compiled.slot("at")
     return rows, {"code": compiled.slot("code"), "has_code": compiled.slot("has"),
                   "code_saved_at": at, "updated_at": at}  # fmt: skip
@@ -115,7 +113,7 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     was. One transaction: the row read and locked, the attempt inserted, the row updated (the
     read and the update compiled once, ``compiled``; a solve saved through the model, for its
     signal)."""
-    shape, key = selectors.owner_slots(learner)
+    shape, key = learner.owner_slots
     found = compiled.select(
         ("run-row", shape), lambda: _run_row_query(shape), {"lesson": lesson.uuid, **key}
     )
@@ -158,7 +156,7 @@ def _run_row_query(shape: str):
     """The learner's row for the lesson, locked until the run is recorded: what the run
     changes on it."""
     rows = LessonProgress.objects.select_for_update().filter(
-        lesson_uuid=compiled.slot("lesson"), **selectors.owner_filter(shape)
+        lesson_uuid=compiled.slot("lesson"), **owner_filter(shape)
     )
     return rows.values_list("id", "runs", "solved_at", "last_mistake")
 
@@ -194,7 +192,7 @@ class _Utf8Bytes(Func):
 def _room_query(shape: str):
     """The size of each program the learner keeps in the other lessons: one small number a
     lesson they touched (summed by the caller)."""
-    others = LessonProgress.objects.filter(**selectors.owner_filter(shape))
+    others = LessonProgress.objects.filter(**owner_filter(shape))
     others = others.exclude(lesson_uuid=compiled.slot("lesson"))
     return others.annotate(size=_Utf8Bytes("code")).values_list("size")
 
@@ -203,7 +201,7 @@ def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal
     """A refusal when keeping ``code`` would take the learner's saved code, all lessons
     together, over CODEBLANKS_LEARNER_CODE_BYTES (the saved code it replaces not counted)."""
     limit = settings.CODEBLANKS.learner_code_bytes
-    shape, key = selectors.owner_slots(learner)
+    shape, key = learner.owner_slots
     sizes = compiled.select(("room", shape), lambda: _room_query(shape),
                             {"lesson": lesson.uuid, **key})  # fmt: skip
     used = sum(size or 0 for (size,) in sizes)
