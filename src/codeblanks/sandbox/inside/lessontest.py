@@ -21,6 +21,14 @@ import json
 import sys
 import traceback
 
+TYPE_CHECKING = False  # what mypy reads as True: typing is never imported in the sandbox
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from types import TracebackType
+    from typing import Any, Literal
+
+    Test = Callable[[], object]  # a declared test: run with no arguments
+
 RESULTS = "__tests__"
 MAX_INPUT = 400  # characters of an input shown in feedback
 ITEMS = 100_000  # values taken from an iterator a test returns (more: reported as unbounded)
@@ -28,7 +36,7 @@ NODES = 2_000_000  # values written out for one result, in all...
 TEXT = 3_000_000  # ...and characters of their numbers and strings (within the sandbox's 4 MB)
 DEPTH = 50  # containers inside containers
 MAX_DIGITS = 4000  # an int longer than this is written in hex (JSON's ints are decimal)
-_registered: list[tuple[str, bool, object]] = []
+_registered: list[tuple[str, bool, Test]] = []
 
 
 def value_name(index: int) -> str:
@@ -43,12 +51,12 @@ def test(
     atol: float | None = None,
     exact: bool = False,
     unordered: bool = False,
-):
+) -> Callable[[Test], Test]:
     """Declare a test. It returns a value (compared with what it returns against the solution)
     or returns nothing and checks a property with ``assert``, ``raises`` or ``unchanged``. The
     options are read from the source by the loader and applied by the grader."""
 
-    def register(function):
+    def register(function: Test) -> Test:
         _registered.append((name, hidden, function))
         return function
 
@@ -79,7 +87,12 @@ class raises:
     def __enter__(self) -> raises:
         return self
 
-    def __exit__(self, kind, error, tb) -> bool:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool:
         names = " or ".join(t.__name__ for t in self.types)
         if kind is None:
             raise Failed(f"expected {names}, but nothing was raised")
@@ -112,7 +125,12 @@ class unchanged:
     def __enter__(self) -> unchanged:
         return self
 
-    def __exit__(self, kind, error, tb) -> bool:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Literal[False]:
         if kind is None:
             for position, (now, then) in enumerate(
                 zip(self.values, self.before, strict=True), start=1
@@ -159,11 +177,11 @@ def _brief(value: object) -> str:
     return text if len(text) <= MAX_INPUT else text[: MAX_INPUT - 3] + "..."
 
 
-def _recording(function, calls: list[str]):
+def _recording(function: Callable[..., object], calls: list[str]) -> Callable[..., object]:
     """``function``, noting how each call is made (the first call is the test's input)."""
 
     @functools.wraps(function)
-    def call(*args, **kwargs):
+    def call(*args: object, **kwargs: object) -> object:
         if not calls:
             shown = [_brief(a) for a in args] + [f"{k}={_brief(v)}" for k, v in kwargs.items()]
             calls.append(f"{function.__name__}({', '.join(shown)})")
@@ -172,7 +190,7 @@ def _recording(function, calls: list[str]):
     return call
 
 
-def _line_in(tb, filename: str) -> int | None:
+def _line_in(tb: TracebackType | None, filename: str) -> int | None:
     line = None
     for frame, lineno in traceback.walk_tb(tb):
         if frame.f_code.co_filename == filename:
@@ -180,9 +198,9 @@ def _line_in(tb, filename: str) -> int | None:
     return line
 
 
-def run(namespace: dict, source: str, learner_file: str) -> None:
+def run(namespace: dict[str, object], source: str, learner_file: str) -> None:
     """Run every test declared by ``source``; leave the outcomes in ``namespace``."""
-    outcomes: list[dict] = []
+    outcomes: list[dict[str, object]] = []
     namespace[RESULTS] = json.dumps(outcomes)
     _registered.clear()
     calls: list[str] = []
@@ -230,7 +248,9 @@ def run(namespace: dict, source: str, learner_file: str) -> None:
         namespace[RESULTS] = json.dumps(outcomes)
 
 
-def _error(name: str, hidden: bool, error: BaseException, learner_file: str, calls) -> dict:
+def _error(
+    name: str, hidden: bool, error: BaseException, learner_file: str, calls: list[str] | None
+) -> dict[str, object]:
     text = str(error)
     if len(text) > MAX_INPUT:
         text = text[: MAX_INPUT - 3] + "..."
@@ -251,8 +271,11 @@ def _kept(value: object) -> tuple[object, bool]:
     """What the grader captures of a returned value, and whether it is JSON text (else a NumPy
     array or scalar, sent as .npy)."""
     np = sys.modules.get("numpy")
-    numpy_value = np is not None and isinstance(value, np.ndarray | np.generic)
-    if numpy_value and np.asarray(value).dtype.kind in "biufc":
+    if (
+        np is not None
+        and isinstance(value, np.ndarray | np.generic)
+        and np.asarray(value).dtype.kind in "biufc"
+    ):
         return value, False
     return json.dumps(encode(value), separators=(",", ":")), True
 
@@ -269,7 +292,9 @@ class _Encoder:
         self.text = TEXT
         self.open: set[int] = set()  # containers being written: a value inside itself is a cycle
 
-    def encode(self, value: object, depth: int) -> object:
+    # Any: a learner's value, told apart by its exact type (``kind is str``), which mypy does not
+    # narrow by; isinstance would let subclasses through, and cost on every value.
+    def encode(self, value: Any, depth: int) -> object:
         self.left -= 1
         if self.left < 0:
             raise _TooLarge
@@ -292,7 +317,7 @@ class _Encoder:
         finally:
             self.open.discard(id(value))
 
-    def _flat(self, values: list) -> list | None:
+    def _flat(self, values: list[Any]) -> list[Any] | None:
         """A list of ints, floats or strings only (the common long result), as it is: counted
         at C speed rather than written out item by item. None for any other list."""
         kinds = set(map(type, values))
@@ -308,10 +333,10 @@ class _Encoder:
             raise _TooLarge
         return values
 
-    def _items(self, values, depth: int) -> list:
+    def _items(self, values: Iterable[object], depth: int) -> list[object]:
         return [self.encode(v, depth) for v in values]
 
-    def _container(self, value: object, depth: int) -> object:
+    def _container(self, value: Any, depth: int) -> object:
         from collections.abc import Iterator, Mapping, Set
 
         kind = type(value)
@@ -352,7 +377,7 @@ class _Encoder:
                 }
             return self._object(value, "")
         if isinstance(value, Iterator):
-            taken = []
+            taken: list[object] = []
             for item in value:
                 if len(taken) == ITEMS:
                     return {"$": "iter", "v": taken, "more": True, "t": kind.__name__}
@@ -360,10 +385,10 @@ class _Encoder:
             return {"$": "iter", "v": taken, "more": False, "t": kind.__name__}
         return self._object(value, "", depth)
 
-    def _object(self, value: object, why: str, depth: int = DEPTH) -> dict:
+    def _object(self, value: object, why: str, depth: int = DEPTH) -> dict[str, object]:
         """Any other value: its type's name, its repr and (for a plain object) its attributes,
         which is what tells two instances apart across two runs."""
-        found: dict = {"$": "object", "t": type(value).__name__, "r": _brief(value)}
+        found: dict[str, object] = {"$": "object", "t": type(value).__name__, "r": _brief(value)}
         if why:
             found["why"] = why
             return found

@@ -31,6 +31,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import kernel as k  # noqa: E402
 
+TYPE_CHECKING = False  # what mypy reads as True: typing is never imported in the sandbox
+if TYPE_CHECKING:
+    from typing import Any
+
 INSIDE_PKG = "/opt/codeblanks"
 DEVICES = ("null", "zero", "full", "random", "urandom")
 RO = k.MS_BIND | k.MS_REMOUNT | k.MS_RDONLY | k.MS_NOSUID | k.MS_NODEV
@@ -80,7 +84,7 @@ def pick_mountpoint(sources: list[str]) -> str:
     raise AssertionError
 
 
-def build_root(cfg: dict) -> None:
+def build_root(cfg: dict[str, Any]) -> None:
     sources = [cfg["python_prefix"], *cfg["libraries"], cfg["pkg_dir"], "/usr"]
     k.mount(None, "/", None, k.MS_REC | k.MS_PRIVATE)
     root = pick_mountpoint(sources)

@@ -24,6 +24,15 @@ import traceback
 
 import wire
 
+TYPE_CHECKING = False  # what mypy reads as True: typing is never imported in the sandbox
+if TYPE_CHECKING:
+    from types import CodeType
+    from typing import Any
+
+    # A program's private setup: compiled, the error to report instead, or none.
+    Setup = CodeType | SyntaxError | None
+    Values = list[list[object]]  # the DONE header's table: [name, kind, size] each
+
 RUNNER_FILE = os.path.abspath(__file__)
 MAX_REPR = 64 * 1024
 # What a typical NumPy lesson program touches: running it in each spare before the learner's code
@@ -42,9 +51,9 @@ print(f"{A[0, 0]:.3f}", np.argmax(A, axis=1), np.where(A > 0.3, 1, 0).tolist(), 
 """
 
 
-def preload(modules: list[str]) -> dict:
+def preload(modules: list[str]) -> dict[str, str]:
     """Import the configured modules in the zygote, plus what runs need, and warm NumPy up."""
-    info: dict = {}
+    info: dict[str, str] = {}
     for name in modules:
         importlib.import_module(name)
     if "numpy" in sys.modules:
@@ -63,7 +72,7 @@ def _warm_up() -> None:
     saved = sys.stdout
     sys.stdout = io.StringIO()
     try:
-        namespace: dict = {"__name__": "__main__"}
+        namespace: dict[str, object] = {"__name__": "__main__"}
         exec(compile(_WARM_UP, "<warm-up>", "exec"), namespace)
         meta, blobs = _capture(namespace, ["A", "Q", "v"])
         wire.encode_done({"status": 0, "kind": "exit", "values": meta}, blobs)
@@ -117,7 +126,7 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _apply_limits(lim: dict, cases: int = 1) -> None:
+def _apply_limits(lim: dict[str, Any], cases: int = 1) -> None:
     # Lowering only: the child is no longer root, so a program cannot raise them back.
     def cap(which: int, soft: int, hard: int | None = None) -> None:
         resource.setrlimit(which, (soft, soft if hard is None else hard))
@@ -175,8 +184,10 @@ def _encode_value(value: object) -> tuple[str, bytes]:
     return "repr", text.encode("utf-8", "backslashreplace")
 
 
-def _capture(namespace: dict, names: list[str]) -> tuple[list, list[bytes]]:
-    meta, blobs, total = [], [], 0
+def _capture(namespace: dict[str, object], names: list[str]) -> tuple[Values, list[bytes]]:
+    meta: Values = []
+    blobs: list[bytes] = []
+    total = 0
     for name in names:
         if name not in namespace:
             meta.append([name, "missing", 0])
@@ -251,9 +262,9 @@ def serve(code_fd: int, chan_fd: int, pidfd: int, warm: bool = True) -> None:
             for fd in (1, 2):
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        header = {"status": status & 0xFF if isinstance(status, int) else 1, "kind": kind,
-                  "values": values, "cpu_ms": _cpu_ms(), "fit": fit}  # fmt: skip
-        status = header["status"]
+        status = status & 0xFF if isinstance(status, int) else 1
+        header = {"status": status, "kind": kind, "values": values, "cpu_ms": _cpu_ms(),
+                  "fit": fit}  # fmt: skip
         try:
             chan.sendall(wire.encode_done(header, blobs))
         except OSError:
@@ -263,17 +274,17 @@ def serve(code_fd: int, chan_fd: int, pidfd: int, warm: bool = True) -> None:
     os._exit(status)
 
 
-def _take(items: list, index: int):
+def _take(items: list[Setup], index: int) -> Setup:
     """``items[index]``, no longer held by the list (nor by any name in the caller's frame)."""
     item, items[index] = items[index], None
     return item
 
 
-def _private_setups(codes: list[str]) -> tuple[list, list[str]]:
+def _private_setups(codes: list[str]) -> tuple[list[Setup], list[str]]:
     """Each program's private setup (see ``wire.PRIVATE_END``), compiled, and the programs
     without it. Only code objects are kept: the setups' text is gone once this returns. A setup
     that does not compile is left for its run to report (as a syntax error in ``<setup>``)."""
-    setups: list = []
+    setups: list[Setup] = []
     rest: list[str] = []
     while codes:
         code = codes.pop(0)
@@ -292,8 +303,14 @@ def _private_setups(codes: list[str]) -> tuple[list, list[str]]:
 
 
 def _run_case(
-    code: str, filename: str, capture: list[str], out, err, saved_builtins: dict, setup=None
-):
+    code: str,
+    filename: str,
+    capture: list[str],
+    out: io.TextIOWrapper,
+    err: io.TextIOWrapper,
+    saved_builtins: dict[str, object],
+    setup: Setup = None,
+) -> tuple[int, str, Values, list[bytes]]:
     """Run one program with fresh globals (after its private setup, if any, dropped as soon as
     it ran); its exit status, how it ended, and its values."""
     sys.stdout, sys.stderr = out, err
@@ -337,7 +354,8 @@ def _run_case(
             err.write(_learner_traceback(e))
     builtins.__dict__.clear()
     builtins.__dict__.update(saved_builtins)
-    values, blobs = [], []
+    values: Values = []
+    blobs: list[bytes] = []
     if kind != "memory":
         try:
             values, blobs = _capture(namespace, capture)
@@ -352,7 +370,7 @@ def _run_case(
 
 def _fd_identity() -> list[tuple[int, int] | None]:
     """What fds 1, 2 and 4 (stdout, stderr, the channel) are, to notice a program replacing them."""
-    found = []
+    found: list[tuple[int, int] | None] = []
     for fd in (1, 2, 4):
         try:
             st = os.fstat(fd)
@@ -362,7 +380,7 @@ def _fd_identity() -> list[tuple[int, int] | None]:
     return found
 
 
-def _still_fit(fds: list) -> bool:
+def _still_fit(fds: list[tuple[int, int] | None]) -> bool:
     """Whether the next case may run in this process: only the main thread left, the streams and
     the channel still the supervisor's."""
     threading = sys.modules.get("threading")

@@ -13,6 +13,10 @@ import os
 import socket
 import struct
 
+TYPE_CHECKING = False  # what mypy reads as True: typing is never imported in the sandbox
+if TYPE_CHECKING:
+    from typing import Any
+
 # Control channel (supervisor <-> zygote), one SOCK_SEQPACKET datagram per message.
 READY = b"READY"  # zygote -> supervisor, then a JSON object describing the zygote
 SPAWN = b"SPAWN"  # supervisor -> zygote: "SPAWN <child id> <uid> <warm>" + 4 fds (SCM_RIGHTS)
@@ -52,7 +56,9 @@ def recv_fds(sock: socket.socket, size: int, max_fds: int) -> tuple[bytes, list[
     return msg, list(fds)
 
 
-def encode_request(filename: str, limits: dict, capture: list[str], codes: list[str]) -> bytes:
+def encode_request(
+    filename: str, limits: dict[str, Any], capture: list[str], codes: list[str]
+) -> bytes:
     """The bytes the supervisor writes on the code pipe: one JSON line (with each program's size
     in bytes), then the programs, one after another."""
     blobs = [code.encode("utf-8", "surrogatepass") for code in codes]
@@ -63,7 +69,7 @@ def encode_request(filename: str, limits: dict, capture: list[str], codes: list[
     return header.encode() + b"\n" + b"".join(blobs)
 
 
-def decode_request(data: bytes) -> tuple[dict, list[str]]:
+def decode_request(data: bytes) -> tuple[dict[str, Any], list[str]]:
     """The request and its programs (at least one; at most ``MAX_CASES``)."""
     header, _, rest = data.partition(b"\n")
     request = json.loads(header)
@@ -75,7 +81,7 @@ def decode_request(data: bytes) -> tuple[dict, list[str]]:
     return request, codes or [""]
 
 
-def encode_done(header: dict, blobs: list[bytes]) -> bytes:
+def encode_done(header: dict[str, Any], blobs: list[bytes]) -> bytes:
     head = json.dumps(header).encode()
     return DONE + struct.pack(">I", len(head)) + head + b"".join(blobs)
 
@@ -94,7 +100,7 @@ class ReportReader:
 
     def __init__(self) -> None:
         self.buf = bytearray()
-        self.header: dict | None = None
+        self.header: dict[str, Any] | None = None
         self.total: int | None = None
         self.state = "more"
 
