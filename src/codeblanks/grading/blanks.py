@@ -44,6 +44,7 @@ from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.inside.wire import PRIVATE_END
+from codeblanks.sandbox.result import Runner
 
 VALUE_NAME = "__blank_value__"
 _FILENAME = "blank.py"
@@ -128,12 +129,16 @@ def build(setup: str, line: str) -> BlankProgram:
 
 
 async def _reference(
-    lesson: Lesson, question: BlankQuestion, program: BlankProgram, sandbox, gate=None
-):
+    lesson: Lesson,
+    question: BlankQuestion,
+    program: BlankProgram,
+    sandbox: Runner,
+    gate: asyncio.Semaphore | None = None,
+) -> RunResult:
     """The reference answer's run under ``setup``, kept in the one reference cache once it
     succeeded (a failure is never kept: it may be the moment's, e.g. a limit hit under load)."""
     key = (*cache_key(lesson), "blank", question.id, question.code, question.answer, program.setup)
-    if (hit := recall(key)) is not None:
+    if isinstance(hit := recall(key), RunResult):
         return hit
     run = await run_one(
         sandbox,
@@ -153,7 +158,7 @@ def check_blank(
     lesson: Lesson,
     question: BlankQuestion,
     answer: str,
-    sandbox=None,
+    sandbox: Runner | None = None,
     *,
     client: str | None = None,
 ) -> BlankVerdict:
@@ -164,7 +169,7 @@ async def acheck_blank(
     lesson: Lesson,
     question: BlankQuestion,
     answer: str,
-    sandbox=None,
+    sandbox: Runner | None = None,
     *,
     gate: asyncio.Semaphore | None = None,
     client: str | None = None,
@@ -229,7 +234,12 @@ def _read(
 
 
 async def _by_value(
-    lesson: Lesson, question: BlankQuestion, text: str, sandbox, gate, client
+    lesson: Lesson,
+    question: BlankQuestion,
+    text: str,
+    sandbox: Runner,
+    gate: asyncio.Semaphore | None,
+    client: str | None,
 ) -> BlankVerdict:
     # Off the event loop: the answer is parsed, tokenized and filled in, at a cost that grows
     # with its length (see `agrade`).
@@ -438,7 +448,7 @@ def _difference(name: str, got: Any, expected: Any, label: str | None) -> list[s
 
 
 async def literal_that_passes(
-    lesson: Lesson, question: BlankQuestion, sandbox, gate=None
+    lesson: Lesson, question: BlankQuestion, sandbox: Runner, gate: asyncio.Semaphore | None = None
 ) -> str | None:
     """The reference answer's value written as a bare literal (``4``, ``2.0``, ``(5, 7)``) when
     the question accepts it, else None. An answer that is itself a literal is left alone: there

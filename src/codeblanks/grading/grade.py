@@ -38,7 +38,14 @@ from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.grading.verdicts import Verdict, run_failure, unchecked
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
-from codeblanks.sandbox.result import ERROR, MEMORY_LIMIT, OUTPUT_LIMIT, SANDBOX_ERROR, TIMEOUT
+from codeblanks.sandbox.result import (
+    ERROR,
+    MEMORY_LIMIT,
+    OUTPUT_LIMIT,
+    SANDBOX_ERROR,
+    TIMEOUT,
+    Runner,
+)
 
 log = logging.getLogger("codeblanks.grading")
 CORRECT = Verdict.CORRECT
@@ -117,11 +124,15 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         return pool.submit(context.run, asyncio.run, coro).result()
 
 
-def grade(lesson: Lesson, code: str, sandbox=None, *, client: str | None = None) -> Grade:
+def grade(
+    lesson: Lesson, code: str, sandbox: Runner | None = None, *, client: str | None = None
+) -> Grade:
     return run_sync(agrade(lesson, code, sandbox, client=client))
 
 
-async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None = None) -> Grade:
+async def agrade(
+    lesson: Lesson, code: str, sandbox: Runner | None = None, *, client: str | None = None
+) -> Grade:
     """``client`` (the learner's session, an API caller's address) is whom the sandbox counts
     the runs to when it shares itself fairly between learners."""
     sandbox = sandbox or get_sandbox()
@@ -148,7 +159,7 @@ async def agrade(lesson: Lesson, code: str, sandbox=None, *, client: str | None 
 async def agrade_runs(
     lesson: Lesson,
     code: str,
-    sandbox,
+    sandbox: Runner,
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
     client: str | None = None,

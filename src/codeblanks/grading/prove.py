@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from codeblanks.content.model import BlankQuestion, Lesson
 from codeblanks.content.problems import Problem
 from codeblanks.grading import pyvalues
-from codeblanks.grading.blanks import acheck_blank, literal_that_passes
+from codeblanks.grading.blanks import BlankVerdict, acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
 from codeblanks.grading.earning import cases_earn, promises_kept
@@ -26,6 +26,7 @@ from codeblanks.grading.mutants import Mutant, mutants
 from codeblanks.grading.reference import PLATFORM_FAILURES, Reference, areference, in_flight
 from codeblanks.grading.tracebacks import parse
 from codeblanks.sandbox import RunResult, get_sandbox
+from codeblanks.sandbox.result import Runner
 
 NO_VARIANTS = "declare [grading] inputs and variants: hidden cases tell them apart"
 
@@ -53,11 +54,11 @@ class Proof:
         return [self.solution, self.starter, *self.mistakes, *(g for _, g in self.mutants)]
 
 
-def prove(lesson: Lesson, sandbox=None) -> list[Problem]:
+def prove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]:
     return run_sync(aprove(lesson, sandbox))
 
 
-async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
+async def aprove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]:
     """Every proof of ``lesson``, one function each (Django's system checks are the model): the
     ones that read the reference runs, then the ones that judge programs as a learner's."""
     sandbox = sandbox or get_sandbox()
@@ -92,7 +93,9 @@ async def aprove(lesson: Lesson, sandbox=None) -> list[Problem]:
     return problems
 
 
-async def _judged(lesson: Lesson, ref: Reference, sandbox, gate) -> Proof:
+async def _judged(
+    lesson: Lesson, ref: Reference, sandbox: Runner, gate: asyncio.Semaphore
+) -> Proof:
     """The solution, the starter, each mistake and each mutant, judged as a learner's."""
     ex, spec = lesson.exercise, lesson.exercise.grading
 
@@ -265,7 +268,13 @@ def _blank_checks(lesson: Lesson) -> tuple[list[Problem], list[tuple[BlankQuesti
     return invalid, checks
 
 
-async def prove_blanks(lesson: Lesson, checks, verdicts, sandbox, gate) -> list[Problem]:
+async def prove_blanks(
+    lesson: Lesson,
+    checks: list[tuple[BlankQuestion, str]],
+    verdicts: list[BlankVerdict],
+    sandbox: Runner,
+    gate: asyncio.Semaphore,
+) -> list[Problem]:
     """E008: each blank question accepts its own answers; W001: a value blank does not accept
     its value typed in as a literal."""
     problems = []

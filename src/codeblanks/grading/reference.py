@@ -17,7 +17,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.cases import VISIBLE, Case, cases_for
@@ -181,7 +180,7 @@ class Reference:
 
 
 MOMENTARY = (TIMEOUT, MEMORY_LIMIT)  # a reference run's failures the load may cause
-_CACHE: OrderedDict[tuple, Any] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, ...], Reference | RunResult] = OrderedDict()
 _CACHE_SIZE = 1024  # a lesson's reference, and one run per blank question and setup
 _LOCK = threading.Lock()
 _FAILED = [0]  # references a grade could not trust (counted for the operator's metrics)
@@ -230,7 +229,7 @@ def clear_cache() -> None:
         _CACHE.clear()
 
 
-def recall(key: tuple) -> Any:
+def recall(key: tuple[str, ...]) -> Reference | RunResult | None:
     """What ``keep`` kept under ``key`` (None: nothing, or forgotten since)."""
     with _LOCK:
         hit = _CACHE.get(key)
@@ -239,7 +238,7 @@ def recall(key: tuple) -> Any:
         return hit
 
 
-def keep(key: tuple, value: Any) -> None:
+def keep(key: tuple[str, ...], value: Reference | RunResult) -> None:
     """The one cache of reference results (a lesson's ``Reference``, a blank answer's run),
     least recently used forgotten first. Only results that succeeded are given to it."""
     with _LOCK:
@@ -250,14 +249,15 @@ def keep(key: tuple, value: Any) -> None:
 
 def kept_reference(lesson: Lesson) -> Reference | None:
     """The lesson's reference if it is kept already (nearly every grade), else None."""
-    return recall(cache_key(lesson))
+    hit = recall(cache_key(lesson))
+    return hit if isinstance(hit, Reference) else None
 
 
 async def areference(
     lesson: Lesson, sandbox: Runner, gate: asyncio.Semaphore | None = None
 ) -> Reference:
     key = cache_key(lesson)
-    if (hit := recall(key)) is not None:
+    if isinstance(hit := recall(key), Reference):
         return hit
     ex = lesson.exercise
     capture = ex.grading.values

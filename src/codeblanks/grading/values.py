@@ -197,7 +197,7 @@ def close_cells(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float)
     NaN matches NaN, and an infinity only the same infinity (``rtol * inf`` would pass any
     number). The verdict's heatmaps mark the cells where this is False."""
     with np.errstate(all="ignore"):
-        g, e = got.astype(float, copy=False), expected.astype(float, copy=False)
+        g, e = got.astype(np.float64, copy=False), expected.astype(np.float64, copy=False)
         ok = np.abs(g - e) <= atol + rtol * np.abs(e)
         ok |= np.isnan(g) & np.isnan(e)
         infinite = np.isinf(g) | np.isinf(e)
