@@ -11,7 +11,8 @@ A value that changes between calls is a ``slot`` in the queryset given to ``sele
 ``update``. A slot in a filter (``lesson_uuid=slot("lesson")``) takes text or an integer, passed
 to the database as it is (what the ORM does with a key of either); a slot among an UPDATE's values
 is prepared at each call as the ORM prepares that column's values (``Field.get_db_prep_save``),
-so datetimes, booleans and JSON are too.
+so datetimes, booleans and JSON are too. ``insert`` takes a whole row, every column a slot.
+A learner's values only ever arrive at a call, never while compiling.
 """
 
 from __future__ import annotations
