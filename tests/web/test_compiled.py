@@ -86,7 +86,7 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
     assert kept[1].created_at == row.solved_at and kept[2].created_at.tzinfo is not None
 
 
-def test_an_insert_names_every_column():
+def test_an_insert_names_every_column_without_a_default():
     with pytest.raises(TypeError, match="no value for"):
         compiled.insert(Attempt, {"lesson_uuid": FIRST.uuid})
 

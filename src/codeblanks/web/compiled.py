@@ -155,10 +155,17 @@ def update(
 
 
 def insert(model: type[Model], values: dict[str, Any]) -> None:
-    """One new row of ``model``: ``values`` names every concrete field but the primary key, by
-    its column's attribute name (``user_id``), so that no column is left to a default the
-    database does not have."""
-    missing = {f.attname for f in model._meta.concrete_fields if not f.primary_key} - set(values)
+    """One new row of ``model`` from ``values``, by each column's attribute name (``user_id``):
+    a field left out takes its model default, as the ORM gives it (the database has none); one
+    without a default must be named."""
+    row = dict(values)
+    missing = []
+    for field in model._meta.concrete_fields:
+        if field.primary_key or field.attname in row:
+            continue
+        if not field.has_default():
+            missing.append(field.attname)
+        row[field.attname] = field.get_default()
     if missing:
         raise TypeError(f"compiled.insert: no value for {', '.join(sorted(missing))}")
-    _kept(("insert", model._meta.label), lambda: _Insert(model))(values)
+    _kept(("insert", model._meta.label), lambda: _Insert(model))(row)

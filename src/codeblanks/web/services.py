@@ -131,7 +131,6 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
             "case": (grade.case or "")[:200],
             "duration_ms": grade.duration_ms,
             "code_bytes": len(code.encode("utf-8", errors="replace")),
-            **{"mistake": "", "wrong_code": "", "code_digest": ""},
             **analysis.attempt_fields(grade, code),
             **learner.fields,
             "created_at": now,
