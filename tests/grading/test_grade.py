@@ -293,24 +293,23 @@ def test_a_runaway_on_a_variant_is_stopped_at_its_limit_and_ends_the_grade(softm
 def test_a_sandbox_dying_mid_grade_ends_the_grade_as_sandbox_error(softmax_lesson):
     import os
     import threading
-    import time
 
     from codeblanks.sandbox import Sandbox
     from codeblanks.sandbox.config import SandboxConfig
+    from codeblanks.sandbox.testing import PATIENCE_S, CountedCases
 
-    quick = with_grading(softmax_lesson, limits=Limits(wall_s=10.0, cpu_s=1.0))
+    quick = with_grading(softmax_lesson, limits=Limits(wall_s=600.0, cpu_s=1.0))
     box = Sandbox(config=SandboxConfig(slots=2, spares=2))
+    counted = CountedCases(box)
     try:
         assert grade(quick, quick.exercise.solution, box).correct  # the reference is cached
-        slow = quick.exercise.solution + "import time\nif S.shape[1] == 5:\n    time.sleep(8)\n"
+        slow = quick.exercise.solution + "import time\nif S.shape[1] == 5:\n    time.sleep(500)\n"
         got = []
-        job = threading.Thread(target=lambda: got.append(grade(quick, slow, box)))
+        job = threading.Thread(target=lambda: got.append(grade(quick, slow, counted)))
         job.start()
-        time.sleep(2.0)  # the visible case and the first variant have run; the last sleeps
-        launcher = box._supervisor.proc.pid
-        with open(f"/proc/{launcher}/task/{launcher}/children") as f:
-            os.kill(int(f.read().split()[0]), 9)  # the zygote, and every child with it
-        job.join(timeout=15)
+        counted.wait_for_cases(2)  # the visible case and the first variant; the last sleeps
+        os.kill(box.zygote()[1], 9)  # the zygote, and every child with it
+        job.join(timeout=PATIENCE_S)
         (g,) = got
         assert g.verdict == "sandbox-error" and g.case == "wide rows"
     finally:

@@ -11,6 +11,7 @@ import time
 
 from codeblanks.sandbox import RunLimits, Sandbox
 from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.testing import PATIENCE_S, CountedCases
 
 QUICK = RunLimits(wall_s=1.0, cpu_s=0.3)
 
@@ -122,36 +123,30 @@ def test_a_segfault_in_case_two_is_that_case_s_error(sandbox):
     assert "segmentation fault" in results[1].stderr and results[2].stdout == "three\n"
 
 
-def zygote_pid(box: Sandbox) -> int:
-    launcher = box._supervisor.proc.pid
-    with open(f"/proc/{launcher}/task/{launcher}/children") as f:
-        return int(f.read().split()[0])
-
-
 def test_a_child_dying_mid_grade_ends_as_sandbox_error():
     box = Sandbox(config=SandboxConfig(slots=2, spares=2))
+    counted = CountedCases(box)
     try:
         assert box.run("print(1)").verdict == "ok"
         got = []
         job = threading.Thread(
             target=lambda: got.append(
-                box.run_cases(
-                    ["print('one')", "import time\ntime.sleep(8)\n", "print('three')"],
-                    limits=RunLimits(wall_s=10.0, cpu_s=1.0),
+                counted.run_cases(
+                    ["print('one')", "import time\ntime.sleep(600)\n", "print('three')"],
+                    limits=RunLimits(wall_s=900.0, cpu_s=1.0),
                     stop=never,
                 )
             )
         )
         job.start()
-        time.sleep(1.5)  # case 1 has reported, case 2 sleeps
-        os.kill(zygote_pid(box), 9)  # every child of the sandbox dies with it
-        job.join(timeout=10)
+        counted.wait_for_cases(1)  # case 1 has reported; case 2 is under way
+        os.kill(box.zygote()[1], 9)  # every child of the sandbox dies with it
+        job.join(timeout=PATIENCE_S)
         (results,) = got
         assert [r.verdict for r in results] == ["ok", "sandbox-error"]
         assert results[0].stdout == "one\n" and "restarted" in results[1].stderr
-        deadline = time.monotonic() + 10
-        while box.run("print(2)").verdict != "ok":  # and the sandbox heals
-            assert time.monotonic() < deadline
+        box.zygote(after=1)  # and the sandbox heals
+        assert box.run("print(2)").verdict == "ok"
     finally:
         box.close()
 

@@ -34,7 +34,7 @@ print("kept")
 
 
 def _cgroups_or_skip(sandbox):
-    if sandbox._supervisor.cgroups is None:
+    if sandbox.cgroups is None:
         pytest.skip("no cgroup v1 memory controller on this machine")
 
 
@@ -56,7 +56,7 @@ def test_files_in_the_runs_tmpfs_count_as_its_memory(run, sandbox):
 
 def test_each_run_has_its_own_memory_group_and_the_tree_a_cap(sandbox):
     _cgroups_or_skip(sandbox)
-    trees = sandbox._supervisor.cgroups.trees
+    trees = sandbox.cgroups.trees
     with open(os.path.join(trees["memory"], "memory.limit_in_bytes")) as f:
         assert int(f.read()) == sandbox.config.tree_memory_mb << 20
     r = sandbox.run("print(open('/proc/self/cgroup').read())")
@@ -68,7 +68,7 @@ def test_many_runs_together_cannot_pass_the_trees_cap():
     """Three runs of 200 MiB each, each under its own limit, against a 400 MiB tree: the tree
     holds, at least one run ends as memory-limit, and the sandbox carries on."""
     box = Sandbox(config=SandboxConfig(slots=3, spares=3, memory_mb=400))
-    if box._supervisor.cgroups is None:
+    if box.cgroups is None:
         box.close()
         pytest.skip("no cgroup v1 memory controller on this machine")
     hold = "import numpy as np, time\na = np.ones((200 << 20) // 8)\ntime.sleep(1.5)\nprint('ok')"

@@ -1,11 +1,13 @@
-"""Recovery: the zygote killed again and again while several clients run programs. Runs in
-flight end as sandbox-error, later ones succeed, nothing hangs, no supervisor thread dies."""
+"""Recovery: the zygote killed again and again while several clients run programs. What recovery
+guarantees, and nothing about how fast (benchmarks/recovery.py times it): every run is answered,
+each failure is a run a kill could have reached, and once a new zygote is up the next run is
+right. The test learns the zygote's pid and its return through ``Sandbox.zygote``, which waits
+through a restart, and stops and joins its own threads before it ends."""
 
 from __future__ import annotations
 
 import os
 import threading
-import time
 
 from codeblanks.sandbox import RunLimits, Sandbox
 from codeblanks.sandbox.config import SandboxConfig
@@ -15,63 +17,60 @@ PROGRAMS = (
     "import time\ntime.sleep(0.15)\nprint(6)",
     "print(sum(range(4)))",
 )
-
-
-def zygote_pid(box: Sandbox) -> int:
-    launcher = box._supervisor.proc.pid
-    with open(f"/proc/{launcher}/task/{launcher}/children") as f:
-        return int(f.read().split()[0])
+KILLS = 4
+# Generous bounds that only a hang reaches, never a slow machine.
+HANG_S = 120.0
 
 
 def test_the_zygote_killed_repeatedly_under_load_recovers_every_time():
-    box = Sandbox(config=SandboxConfig(slots=6, per_client=2, spares=4, wait_s=10))
+    box = Sandbox(config=SandboxConfig(slots=6, per_client=2, spares=4, wait_s=HANG_S))
     stop = threading.Event()
-    results: list[tuple[float, float, str, str]] = []  # start, end, verdict, stdout
+    kills = [0]  # kills issued so far; read by the clients after each run
+    results: list[tuple[int, int, str, str]] = []  # restarts before, kills after, verdict, out
     lock = threading.Lock()
+    enough = threading.Semaphore(0)  # one release per finished run
 
     def client(n: int) -> None:
         i = 0
         while not stop.is_set():
-            start = time.monotonic()
-            r = box.run(PROGRAMS[i % 3], limits=RunLimits(wall_s=3, cpu_s=3), client=f"c{n % 3}")
+            before = box.stats()["zygote_restarts"]
+            r = box.run(PROGRAMS[i % 3], limits=RunLimits(wall_s=30, cpu_s=3), client=f"c{n % 3}")
             with lock:
-                results.append((start, time.monotonic(), r.verdict, r.stdout))
+                results.append((before, kills[0], r.verdict, r.stdout))
+            enough.release()
             i += 1
 
+    threads = [threading.Thread(target=client, args=(n,), name=f"recovery-{n}") for n in range(6)]
     try:
         assert box.run("print(1)").verdict == "ok"
-        threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(6)]
         for t in threads:
             t.start()
-        time.sleep(0.5)
-        kills = []
-        for _ in range(4):
-            pid = zygote_pid(box)
-            kills.append(time.monotonic())
+        for number in range(1, KILLS + 1):
+            for _ in range(6):  # the clients are running on this zygote
+                assert enough.acquire(timeout=HANG_S), "no run finished"
+            _, pid = box.zygote(after=number - 1, timeout=HANG_S)
+            with lock:
+                kills[0] += 1
             os.kill(pid, 9)
-            time.sleep(1.0)
-            assert box._supervisor.thread.is_alive()
-        time.sleep(1.0)
+            # A new zygote comes up, and the next run on it is right.
+            assert box.zygote(after=number, timeout=HANG_S)[0] == number + 1
+            back = box.run(PROGRAMS[number % 3], client="after")
+            assert (back.verdict, back.stdout) == ("ok", "6\n"), back
+    finally:
         stop.set()
         for t in threads:
-            t.join(timeout=10)
-        assert not any(t.is_alive() for t in threads), "a run hung"
-        after = [box.run(p, client="after") for p in PROGRAMS * 3]
-    finally:
+            t.join(timeout=HANG_S)
+        alive = [t.name for t in threads if t.is_alive()]
         box.close()
+    assert not alive, f"runs hung: {alive}"
 
-    assert after and all(r.verdict == "ok" for r in after), after
+    assert any(v == "ok" for _, _, v, _ in results), "no run succeeded"
     verdicts = {v for _, _, v, _ in results}
     assert verdicts <= {"ok", "sandbox-error"}, verdicts
-    assert all(out in ("6\n",) for _, _, v, out in results if v == "ok")
-    assert all(end - start < 5.0 for start, end, _, _ in results), "a run took far too long"
-    # Every failure is a run that was in flight at a kill (or began just after it, before the
-    # supervisor saw the zygote's end)...
-    for start, end, verdict, _ in results:
+    assert all(out == "6\n" for _, _, v, out in results if v == "ok")
+    # A run fails only if a kill came before it ended that could reach its zygote: the one it
+    # began on is number restarts + 1, killed by kill number restarts + 1.
+    for before, kills_after, verdict, _ in results:
         if verdict == "sandbox-error":
-            assert any(start - 0.5 <= k <= end for k in kills), (start, end, kills)
-    # ...and soon after each kill runs succeed again: a new zygote starts (Python and NumPy
-    # imported afresh) in well under a second on a quiet machine; 3 s allows a busy CI host.
-    for k in kills:
-        back = min((e - k for s, e, v, _ in results if v == "ok" and s > k), default=99.0)
-        assert back < 3.0, f"the first good run ended {back:.2f} s after a kill"
+            assert kills_after > before, (before, kills_after)
+    assert box.stats()["zygote_restarts"] == KILLS

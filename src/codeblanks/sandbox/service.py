@@ -7,6 +7,7 @@
     await Sandbox.arun_cases(RunRequest(...))  the ``Runner`` Protocol (sandbox/result.py):
                                    several programs (a grade's cases) in one child, one after
                                    another, for one slot; an outcome per case run, until ``stop``
+    Sandbox.zygote(after=0) -> (number, pid)   the running zygote, waited for through restarts
     Sandbox.close()
 
 ``client`` names whom a run is for (a learner's session, an API caller's address): the
@@ -36,6 +37,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from codeblanks.sandbox.cgroups import Cgroups
 from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.execute import stop_at_failure
 from codeblanks.sandbox.preflight import SandboxUnavailable, isolation_problem
@@ -232,6 +234,27 @@ class Sandbox:
             "zygote_restarts": self._supervisor.restarts,
         }
 
+    def zygote(self, *, after: int = 0, timeout: float = 60.0) -> tuple[int, int]:
+        """The zygote running now, once more than ``after`` have started: its number (1, then
+        one more per restart) and its host pid. For tools and tests that watch it or kill it on
+        purpose: it waits through a restart instead of racing it; TimeoutError if none comes."""
+        return self._supervisor.wait_zygote(after, timeout)
+
+    @property
+    def launcher_pid(self) -> int | None:
+        """This sandbox's process on the host (the zygote's parent), None between zygotes."""
+        proc = self._supervisor.proc
+        return proc.pid if proc is not None else None
+
+    def spares_ready(self) -> int:
+        """Children waiting, locked down, for a program (what a run takes at once)."""
+        return len(self._supervisor.ready)
+
+    @property
+    def cgroups(self) -> Cgroups | None:
+        """The memory groups runs are placed in, None where rlimits alone bound a run."""
+        return self._supervisor.cgroups
+
     def _run_granted(self, ticket: Ticket, request: RunRequest) -> list[RunResult]:
         try:
             if not request.codes:
@@ -267,6 +290,11 @@ def _busy() -> RunResult:
     return RunResult(
         BUSY, stderr="The server is busy running other programs. Try again in a moment."
     )
+
+
+def shared() -> Sandbox | None:
+    """The process-wide sandbox if this process has started one (never starts it)."""
+    return _shared if _shared_pid == os.getpid() else None
 
 
 _shared: Sandbox | None = None

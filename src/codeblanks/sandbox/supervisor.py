@@ -66,6 +66,16 @@ def _head_size(filename: str, limits: RunLimits, capture: tuple[str, ...]) -> in
     return len(wire.encode_request(filename, dataclasses.asdict(limits), list(capture), [""]))
 
 
+def _first_child(pid: int) -> int | None:
+    """The launcher's child (the zygote, PID 1 of the sandbox's namespace), None if gone."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = f.read().split()
+    except OSError:
+        return None
+    return int(children[0]) if children else None
+
+
 def _tree_groups(config: SandboxConfig, uid_start: int) -> Cgroups | None:
     """The tree's group and the run groups, or None (rlimits alone) with a warning."""
     if config.unsafe or not config.cgroups:
@@ -88,6 +98,9 @@ class Supervisor:
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self.restarts = 0  # zygotes that died and were started again (metrics)
+        # Zygotes started so far (1 once the first is up): ``wait_zygote`` waits on it.
+        self.started = 0
+        self.up = threading.Condition()
         self.uids = UidPool(max(64, 4 * (config.spare_count + config.slots)))
         self.cgroups = _tree_groups(config, self.uids.start)
         deny_memfd = self.cgroups is None
@@ -107,6 +120,7 @@ class Supervisor:
             os.close(self.wake_r)
             os.close(self.wake_w)
             raise
+        self._now_up()
         self.pool = SparePool(config, self.zygote, self.uids, self.cgroups, self.sel, self._kick)
         self.thread = threading.Thread(target=self._loop, name="sandbox-supervisor", daemon=True)
         self.thread.start()
@@ -196,10 +210,33 @@ class Supervisor:
             try:
                 self.zygote.launch()
                 self.pool.set_broken(None)
+                self._now_up()
                 return
             except SandboxUnavailable as e:
                 self.pool.set_broken(str(e))
                 time.sleep(0.2 * (attempt + 1))
+
+    def _now_up(self) -> None:
+        with self.up:
+            self.started += 1
+            self.up.notify_all()
+
+    def wait_zygote(self, after: int, timeout: float) -> tuple[int, int]:
+        """The zygote running now, once more than ``after`` have started: its number (1 for
+        the first, one more per restart) and its host pid. Waits through a restart in progress
+        rather than reading half-changed state; TimeoutError if none is up in time."""
+        deadline = time.monotonic() + timeout
+        with self.up:
+            while True:
+                proc = self.zygote.proc
+                pid = _first_child(proc.pid) if proc is not None else None
+                if self.started > after and pid is not None:
+                    return self.started, pid
+                left = deadline - time.monotonic()
+                if left <= 0 or self.pool.closed:
+                    raise TimeoutError(f"no sandbox zygote number {after + 1} came up")
+                # A launched zygote may die before the I/O thread sees it: look again shortly.
+                self.up.wait(min(left, 0.05))
 
     # ---- runs ---------------------------------------------------------------------------------
 
