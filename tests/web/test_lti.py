@@ -58,7 +58,7 @@ def test_a_lesson_launch_signs_in_opens_the_lesson_and_sends_the_score_back(
     launched = platform.launch(browser, registration(), sub=sub, custom={"lesson": FIRST.id})
     assert launched.status_code == 302 and launched.headers["Location"] == f"/lessons/{FIRST.id}/"
     page = browser.get(f"{live_server.url}/lessons/{FIRST.id}/").text
-    assert re.search(r'class="who"[^>]*>lti-[0-9a-f]{12}<', page), "signed in as the LMS's user"
+    assert re.search(r'class="who"[^>]*>lti-[0-9a-f]{16}<', page), "signed in as the LMS's user"
     assert platform.wait_for_scores(1)[0]["scoreGiven"] == 0  # the launch sends where they stand
 
     assert 'data-verdict="correct"' in run(browser, live_server, FIRST.id, FIRST.exercise.solution)
