@@ -137,7 +137,8 @@ def _join(request, room):
 def class_join_code(request):
     if refusal := classes.join_refusal(request.user, client_address(request)):
         response = _list(request, code_error=refusal.message, status=429)
-        response.headers.update(quotas.headers(refusal))
+        for name, value in quotas.headers(refusal).items():
+            response[name] = value
         return response
     room = classes.class_by_code(request.POST.get("code", ""))
     if room is None:
