@@ -119,7 +119,7 @@ def _inner_address(host: str) -> str | None:
     """One of the host's addresses that is not on the public internet (loopback, private,
     link-local, ...), or None: a name that resolves there reaches this server's neighbours."""
     try:
-        found = {info[4][0] for info in socket.getaddrinfo(host, None)}
+        found = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
     except (OSError, UnicodeError):
         return None  # not resolvable: the request fails on its own, contacting no one
     for address in found:
@@ -338,7 +338,7 @@ def _grade_link(launch: LtiLaunch, user, **target) -> LtiGrade | None:
     lineitem = ags.get("lineitem")
     if not lineitem or SCORE_SCOPE not in (ags.get("scope") or []):
         return None  # the LMS asked for no grade on this link
-    if len(lineitem) > LtiGrade._meta.get_field("lineitem").max_length:
+    if len(lineitem) > (LtiGrade._meta.get_field("lineitem").max_length or 0):
         log.warning("LTI: line item URL too long to keep (%s characters)", len(lineitem))
         return None
     if why := service_url_refusal(launch.registration, lineitem):
