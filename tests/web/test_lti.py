@@ -18,6 +18,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
 from lti_tool.models import LtiDeployment, LtiRegistration, LtiUser
 
 from codeblanks.web.teaching import classes, lti
@@ -285,6 +286,7 @@ SCORE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
         {"https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": "x"},
         {LTI_CLAIM + "tool_platform": {"name": "no guid"}},
         {"sub": 5},
+        {"sub": "x" * 256},
         {"given_name": ["Ada"]},
         {"nonce": ["n"]},
         {"aud": {"client": "codeblanks-tool"}},
@@ -423,3 +425,19 @@ def test_which_service_urls_a_registration_allows(issuer, hosts, url, allowed):
     if hosts:
         LtiHosts.objects.create(registration=reg, hosts=hosts)
     assert (lti.service_url_refusal(reg, url) is None) is allowed
+
+
+def test_a_value_too_long_for_the_database_is_never_a_500(platform, live_server):
+    """django-lti keeps a name in 500 characters: PostgreSQL refuses more (a 400 in words);
+    SQLite keeps it (the launch goes on)."""
+    answer = platform.launch(
+        requests.Session(),
+        registration(),
+        sub=new_sub(),
+        custom={"lesson": FIRST.id},
+        claims={"given_name": "A" * 600},
+    )
+    if connection.vendor == "postgresql":
+        assert answer.status_code == 400 and "too long to keep" in answer.text
+    else:
+        assert answer.status_code == 302

@@ -220,6 +220,7 @@ LIST_PARTS = {
     LTI + "context": ("type",),
     LTI + "platformnotificationservice": ("notice_types_supported",),
 }
+MAX_SUB = 255  # django-lti's column; the spec's limit too
 REQUIRED_PARTS = {NRPS: "context_memberships_url", LTI + "tool_platform": "guid"}
 
 
@@ -243,6 +244,11 @@ def claims_problem(body: dict) -> str | None:
     for claim in STRING_CLAIMS:
         if body.get(claim) is not None and not isinstance(body[claim], str):
             return wrong % {"claim": claim, "kind": _("a string")}
+    if len(body.get("sub") or "") > MAX_SUB:
+        return wrong % {
+            "claim": "sub",
+            "kind": _("at most %(count)s characters") % {"count": MAX_SUB},
+        }
     for claim in OBJECT_CLAIMS:
         value = body.get(claim)
         if value is None:
