@@ -80,9 +80,12 @@ class Platform:
         key=None,
         lineitem: int = 1,
         roles=("http://purl.imsglobal.org/vocab/lis/v2/membership#Learner",),
+        claims: dict | None = None,
+        drop: tuple[str, ...] = (),
     ) -> str:
+        """The signed id_token; ``claims`` replace or add claims, ``drop`` leaves some out."""
         now = int(time.time())
-        claims = {
+        body = {
             "iss": self.url,
             "aud": CLIENT_ID,
             "azp": CLIENT_ID,
@@ -112,9 +115,16 @@ class Platform:
                 "lineitem": f"{self.url}/lineitems/{lineitem}",
             },
         }
-        return jwt.encode(claims, key or self.key, algorithm="RS256", headers={"kid": self.kid})
+        body = {k: v for k, v in {**body, **(claims or {})}.items() if k not in drop}
+        return jwt.encode(body, key or self.key, algorithm="RS256", headers={"kid": self.kid})
 
-    def launch(
+    def launch(self, browser: requests.Session, registration_uuid, **kwargs) -> requests.Response:
+        """The learner clicks the link in the LMS: login initiation, authorisation, the
+        launch posted to the tool. Answers the tool's answer to the launch (not followed)."""
+        url, data = self.authorise(browser, registration_uuid, **kwargs)
+        return browser.post(url, data=data, allow_redirects=False)
+
+    def authorise(
         self,
         browser: requests.Session,
         registration_uuid,
@@ -124,9 +134,12 @@ class Platform:
         key=None,
         lineitem: int = 1,
         nonce: str | None = None,
-    ) -> requests.Response:
-        """The learner clicks the link in the LMS: login initiation, authorisation, the
-        launch posted to the tool. Answers the tool's answer to the launch (not followed)."""
+        claims: dict | None = None,
+        drop: tuple[str, ...] = (),
+    ) -> tuple[str, dict]:
+        """The launch up to its post: the login initiation at the tool (its state cookie in
+        ``browser``), then the URL and form the LMS has the browser post. Kept in
+        ``last_launch``, with the nonce the tool gave in ``last_nonce`` (a replay's material)."""
         start = browser.get(
             f"{self.tool_url}/lti/login/{registration_uuid}/",
             params={
@@ -145,13 +158,17 @@ class Platform:
         assert asked["client_id"] == CLIENT_ID and asked["response_mode"] == "form_post"
         assert asked["redirect_uri"] == f"{self.tool_url}/lti/launch/"
         token = self.id_token(
-            nonce=nonce or asked["nonce"], sub=sub, custom=custom, key=key, lineitem=lineitem
+            nonce=nonce or asked["nonce"],
+            sub=sub,
+            custom=custom,
+            key=key,
+            lineitem=lineitem,
+            claims=claims,
+            drop=drop,
         )
-        return browser.post(
-            asked["redirect_uri"],
-            data={"id_token": token, "state": asked["state"]},
-            allow_redirects=False,
-        )
+        self.last_nonce = asked["nonce"]
+        self.last_launch = {"id_token": token, "state": asked["state"]}
+        return asked["redirect_uri"], dict(self.last_launch)
 
     def wait_for_scores(self, count: int, seconds: float = 30.0, until=None) -> list[dict]:
         """The scores received, once there are ``count`` and ``until(scores)`` holds, if given

@@ -77,6 +77,19 @@ def test_sign_up_errors_are_under_the_field_they_are_about():
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("name", ["lti-85f2ef987b76", "LTI-abc", "Lti-x"])
+def test_sign_up_refuses_the_names_kept_for_lms_accounts(client, name):
+    """Accounts an LTI launch makes are named lti-…; no one may take such a name first."""
+    page = client.post(
+        "/accounts/signup/", {"username": name, "password1": GOOD, "password2": GOOD}
+    )
+    assert page.status_code == 400
+    assert "kept for accounts from an LMS" in page.content.decode()
+    assert not User.objects.filter(username__iexact=name).exists()
+    assert SignupForm({"username": "lti", "password1": GOOD, "password2": GOOD}).is_valid()
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("given", "lands"),
     [("/lessons/first-steps/", "/lessons/first-steps/"), ("²", "/"), ("home", "/"),

@@ -1,5 +1,6 @@
 """The JSON API: same objects as the CLI's --json, JSON errors, never a 500, no session."""
 
+import dataclasses
 import json
 
 import pytest
@@ -131,3 +132,16 @@ def test_a_cache_outage_does_not_stop_runs(client, sandbox, monkeypatch):
 
     monkeypatch.setattr(quotas, "_count", down)
     assert post(client, RUN, '{"code": "1"}').status_code == 200
+
+
+def test_lesson_links_come_from_the_site_url_not_from_the_host(client, settings):
+    """With CODEBLANKS_SITE_URL set, a request's Host (here with a port of its choosing) does
+    not choose where the API sends a client next."""
+    site = "https://learn.example.org"
+    settings.CODEBLANKS = dataclasses.replace(settings.CODEBLANKS, site_url=site)
+    lesson = client.get("/api/lessons", HTTP_HOST="localhost:1").json()["lessons"][0]
+    assert lesson["url"] == f"{site}/lessons/{lesson['id']}/"
+    assert lesson["grade_url"] == f"{site}/api/lessons/{lesson['id']}/grade"
+    settings.CODEBLANKS = dataclasses.replace(settings.CODEBLANKS, site_url="")
+    lesson = client.get("/api/lessons", HTTP_HOST="localhost:1").json()["lessons"][0]
+    assert lesson["url"] == f"http://localhost:1/lessons/{lesson['id']}/"  # no site URL: the Host

@@ -11,6 +11,8 @@ import json
 import pytest
 from django.core.management import call_command
 
+from codeblanks.web.teaching import classes
+
 from .conftest import FIRST, LAST
 from .test_learner_api import auth, make_token
 
@@ -98,3 +100,14 @@ def test_a_teacher_reads_only_their_own_class(client, teacher):
         refused = client.get(url, **auth(other))
         assert refused.status_code == 404 and refused.json()["error"] == "no-such-class"
     assert client.get(f"/api/classes/{room['id'] + 1}/progress", **auth(teacher)).status_code == 404
+
+
+def test_joining_by_code_is_limited_per_account(client, teacher, monkeypatch):
+    monkeypatch.setattr(classes, "JOINS_PER_ACCOUNT", 3)
+    _ada, ada = make_token(client, "ada")
+    for _ in range(3):
+        assert post(client, "/api/classes/join", {"code": "ZZZZ-ZZZZ"}, ada).status_code == 404
+    refused = post(client, "/api/classes/join", {"code": "ZZZZ-ZZZZ"}, ada)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert refused.json()["error"] == "too-many-joins"
+    assert "Too many tries to join a class by code" in refused.json()["message"]

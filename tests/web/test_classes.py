@@ -236,3 +236,20 @@ def test_an_id_too_large_for_the_database_is_not_found_like_any_other():
         assert t.post(url, {"confirm": "yes"}).status_code == 404, url
     assert t.get(f"/api/classes/{huge}/progress").json()["error"] == "not-found"
     assert t.post(f"/classes/{'9' * 18}/leave").status_code == 302  # the largest id still reads
+
+
+def test_joining_by_code_is_limited_per_account_and_per_address(monkeypatch):
+    """Every try counts (a right code as a wrong one); past the hour's share, a 429 in words."""
+    monkeypatch.setattr(classes, "JOINS_PER_ACCOUNT", 3)
+    monkeypatch.setattr(classes, "JOINS_PER_ADDRESS", 5)
+    room = make_class(signed_in(user("teacher", teacher=True)))
+    ada = signed_in(user("ada"))
+    for _ in range(3):
+        assert ada.post("/classes/join", {"code": "ZZZZ-ZZZZ"}).status_code == 422
+    refused = ada.post("/classes/join", {"code": room.join_code})  # right, but too late
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many tries to join a class by code" in refused.content.decode()
+    assert not Membership.objects.exists()
+    bob = signed_in(user("bob"))  # another account from the same address
+    assert bob.post("/classes/join", {"code": room.join_code}).status_code == 302
+    assert bob.post("/classes/join", {"code": "ZZZZ-ZZZZ"}).status_code == 429  # the address's 6th

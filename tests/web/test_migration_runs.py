@@ -1,9 +1,12 @@
 """Migration 0006 fills each progress row's run count and last run from the attempts already
-kept, and makes a row for attempts that had none (their runs were shown before it)."""
+kept, and makes a row for attempts that had none (their runs were shown before it). Teaching
+0003 takes the password off LTI accounts planted under the old guessable name."""
 
+import hashlib
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.hashers import check_password, is_password_usable, make_password
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
@@ -39,5 +42,43 @@ def test_the_runs_are_counted_from_the_attempts_kept():
         ("a", "lesson-2"): (1, when),
         ("b", "lesson-1"): (2, when + timedelta(minutes=1)),
     }
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_lti_account_planted_under_the_old_name_loses_its_password():
+    """Teaching 0003 (review S1): an LMS learner's account named as the old launches named it
+    and holding a password was signed up by someone else first; the password goes. An account
+    the launch made (no password), or one under another name, is left as it is."""
+    before, after = [("teaching", "0002_lti_hosts")], [("teaching", "0003_planted_lti_passwords")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    User, LtiUser = old.get_model("auth", "User"), old.get_model("lti_tool", "LtiUser")
+    reg = old.get_model("lti_tool", "LtiRegistration").objects.create(
+        name="LMS", issuer="https://lms.example", client_id="c", auth_url="https://lms.example/a",
+        token_url="https://lms.example/t", keyset_url="https://lms.example/k",
+    )  # fmt: skip
+
+    def account(name: str, sub: str, password: str):
+        user = User.objects.create(username=name, password=password)
+        LtiUser.objects.create(registration=reg, sub=sub, auth_user=user)
+        return user.pk
+
+    def name(sub: str) -> str:
+        return "lti-" + hashlib.sha256(f"{reg.pk}:{sub}".encode()).hexdigest()[:12]
+
+    planted = account(name("7"), "7", make_password("the attacker's"))
+    made = account(name("8"), "8", make_password(None))
+    other = account("ada", "9", make_password("ada's own"))
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    users = executor.loader.project_state(after).apps.get_model("auth", "User").objects
+    assert not is_password_usable(users.get(pk=planted).password)
+    assert not is_password_usable(users.get(pk=made).password)
+    assert check_password("ada's own", users.get(pk=other).password)
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())

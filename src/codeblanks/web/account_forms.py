@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from codeblanks.web import mailer
 
+LTI_PREFIX = "lti-"  # the accounts LTI launches make are named lti-<random> (teaching/lti.py)
+
 
 class _ErrorsUnderFirstPassword:
     """Django validates the second password field (``password2``) and puts "too short" under
@@ -30,6 +32,18 @@ class SignupForm(_ErrorsUnderFirstPassword, auth_forms.UserCreationForm):
 
     class Meta(auth_forms.UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_username(self):
+        """Names starting ``lti-`` are kept for accounts made by LMS launches: none can be
+        taken first by someone waiting for a learner's first launch (review S1)."""
+        username = super().clean_username()
+        if username.casefold().startswith(LTI_PREFIX):
+            raise forms.ValidationError(
+                _("Names starting with “%(prefix)s” are kept for accounts from an LMS; choose "
+                  "another name.") % {"prefix": LTI_PREFIX},
+                code="reserved",
+            )  # fmt: skip
+        return username
 
 
 class PasswordChangeForm(_ErrorsUnderFirstPassword, auth_forms.PasswordChangeForm):

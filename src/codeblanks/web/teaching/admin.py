@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from codeblanks.web.teaching.models import ClassLesson, Classroom, LtiGrade, Membership
+from codeblanks.web.teaching.models import ClassLesson, Classroom, LtiGrade, LtiHosts, Membership
 
 
 class ClassLessonInline(admin.TabularInline):
@@ -37,3 +37,10 @@ class LtiGradeAdmin(admin.ModelAdmin):
     )
     search_fields = ("user__username", "lineitem", "sub")
     readonly_fields = [f.name for f in LtiGrade._meta.fields]
+
+
+@admin.register(LtiHosts)
+class LtiHostsAdmin(admin.ModelAdmin):
+    """The hosts, besides its registration's own, an LMS's score and roster URLs may be on."""
+
+    list_display = ("registration", "hosts")

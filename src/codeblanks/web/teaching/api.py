@@ -15,7 +15,8 @@ from django.views.decorators.csrf import csrf_exempt
 from codeblanks.web import tokens
 from codeblanks.web.teaching import classes
 from codeblanks.web.teaching.roster import roster, roster_csv, roster_json
-from codeblanks.web.views.api import error, json_body, method_refusal, refused
+from codeblanks.web.views.api import error, json_body, method_refusal, refusal_error, refused
+from codeblanks.web.views.common import absolute_url, client_address
 
 
 def _user(request):
@@ -47,7 +48,7 @@ def _plan(data) -> classes.Plan:
 
 
 def _room_json(request, room) -> dict:
-    link = request.build_absolute_uri(reverse("class-join-link", args=[room.join_token]))
+    link = absolute_url(request, reverse("class-join-link", args=[room.join_token]))
     return {
         "id": room.pk,
         "name": room.name,
@@ -90,6 +91,8 @@ def join(request):
     code = data.get("code") if isinstance(data, dict) else None
     if not isinstance(code, str):
         return error(400, "missing-code", _('The JSON object needs a "code" string.'))
+    if refusal := classes.join_refusal(user, client_address(request)):
+        return refusal_error(refusal)
     room = classes.class_by_code(code)
     if room is None:
         return error(404, "no-such-class", _("No class has this code."))

@@ -12,15 +12,22 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from codeblanks.content.model import Lesson
-from codeblanks.web import selectors
+from codeblanks.web import quotas, selectors
 from codeblanks.web.teaching.models import TEACH, ClassLesson, Classroom, Membership
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud in a classroom
 CODE_LENGTH = 8
 MAX_NAME = 100
 MAX_LESSONS = 200
+# Joining by code, counted per hour (every try: the answer must not tell a right code from a
+# wrong one by being counted or not). A learner joins a few classes a year; a classroom's
+# learners may share one address, so that limit is for a few classes joining at once.
+JOINS_PER_ACCOUNT = 20
+JOINS_PER_ADDRESS = 200
+JOIN_WINDOW_S = 3600
 
 
 class ClassError(ValueError):
@@ -117,6 +124,24 @@ def class_create(teacher, plan: Plan) -> Classroom:
 def class_by_code(code: str) -> Classroom | None:
     code = normal_code(code)
     return Classroom.objects.filter(join_code=code).first() if len(code) == CODE_LENGTH else None
+
+
+def join_refusal(user, address: str) -> quotas.Refusal | None:
+    """Counts one more try to join by code for the account and for the address; the 429 once
+    either has tried too often this hour. Codes are long enough that guessing is hopeless,
+    but nothing else would slow a guesser, and a leaked code cannot be changed (review S13)."""
+    by_account = quotas.window_count(f"joins:user:{user.pk}", JOIN_WINDOW_S)
+    by_address = quotas.window_count(f"joins:from:{address}", JOIN_WINDOW_S)
+    if (by_account or 0) <= JOINS_PER_ACCOUNT and (by_address or 0) <= JOINS_PER_ADDRESS:
+        return None
+    wait = quotas.window_left(JOIN_WINDOW_S)
+    minutes = max(1, round(wait.total_seconds() / 60))
+    in_words = ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    message = _(
+        "Too many tries to join a class by code this hour, from your account or your address. "
+        "Try again in %(wait)s, or ask your teacher for the class's join link."
+    ) % {"wait": in_words}
+    return quotas.Refusal(429, "too-many-joins", message, int(wait.total_seconds()))
 
 
 def class_by_token(token: str) -> Classroom | None:

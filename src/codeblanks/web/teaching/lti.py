@@ -9,13 +9,18 @@ a class: its lessons solved)."""
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
+import secrets
+import socket
 import threading
 import time
+from urllib.parse import urlsplit
 
 import requests
 from django.contrib.auth import get_user_model, login
-from django.db import OperationalError, connections, transaction
+from django.core.cache import cache
+from django.db import DataError, OperationalError, connections, transaction
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -23,7 +28,7 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
-from lti_tool.models import LtiLaunch
+from lti_tool.models import LtiLaunch, LtiRegistration, LtiUser
 from lti_tool.utils import DjangoToolConfig, sync_data_from_launch
 from lti_tool.views import jwks  # noqa: F401  (the tool's public keys, served at /lti/jwks)
 from pylti1p3.assignments_grades import AssignmentsGradesService
@@ -33,16 +38,24 @@ from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
 from codeblanks.web import selectors
+from codeblanks.web.account_forms import LTI_PREFIX
 from codeblanks.web.models import LessonProgress
 from codeblanks.web.teaching import classes
-from codeblanks.web.teaching.models import LtiGrade, Membership
+from codeblanks.web.teaching.models import LtiGrade, LtiHosts, Membership
 
 log = logging.getLogger("codeblanks.lti")
 # What pylti1p3 raises on what an LMS (or anyone) sent that does not check out.
 REFUSED = (LtiException, OIDCException, requests.RequestException)
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
-CUSTOM = "https://purl.imsglobal.org/spec/lti/claim/custom"
+LTI = "https://purl.imsglobal.org/spec/lti/claim/"
+CUSTOM = LTI + "custom"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+# How long a used state or nonce is remembered: as long as pylti1p3 keeps the nonce and the
+# state's parameters from the login (SessionService's launch data lifetime), so a launch
+# cannot be used again once they are forgotten either.
+USED_FOR_S = 24 * 3600
 TIMEOUT_S = 10  # every call to the LMS: its JWKS, its token endpoint, its scores
 SENDING = threading.Lock()
 LOCKED_TRIES = 20  # SQLite refuses a read while another connection writes: wait a little
@@ -57,8 +70,104 @@ class TimedSession(requests.Session):
         return super().request(*args, **kwargs)
 
 
+class RefusedHost(requests.RequestException):
+    """A service URL (a line item, its scores, a membership list) on a host the LMS's
+    registration does not name: never contacted."""
+
+
+class RegistrationSession(TimedSession):
+    """The session for an LMS's services: every request, redirects included (``send`` sees
+    each), goes only to a host the registration names (``service_url_refusal``)."""
+
+    def __init__(self, registration: LtiRegistration):
+        super().__init__()
+        self.registration = registration
+
+    def send(self, request, **kwargs):
+        if why := service_url_refusal(self.registration, request.url or ""):
+            log.warning("LTI: not contacting %s: %s", request.url, why)
+            raise RefusedHost(why)
+        return super().send(request, **kwargs)
+
+
+def _origin(url: str) -> tuple[str, int] | None:
+    """(host, port) of an http(s) URL, the port filled in from the scheme; None otherwise."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return parts.hostname.lower(), port or (443 if parts.scheme == "https" else 80)
+
+
+def _allowed_origins(registration: LtiRegistration) -> tuple[set, set]:
+    """The (host, port) pairs an LMS's services may be on: those of the registration's own URLs
+    (issuer, login, token, keyset), and those the operator allowed for it (``LtiHosts``)."""
+    own = {
+        origin
+        for url in (registration.issuer, registration.auth_url, registration.token_url,
+                    registration.keyset_url)
+        if (origin := _origin(url))
+    }  # fmt: skip
+    extra = LtiHosts.objects.filter(registration=registration).first()
+    return own, set(extra.origins()) if extra else set()
+
+
+def _inner_address(host: str) -> str | None:
+    """One of the host's addresses that is not on the public internet (loopback, private,
+    link-local, ...), or None: a name that resolves there reaches this server's neighbours."""
+    try:
+        found = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return None  # not resolvable: the request fails on its own, contacting no one
+    for address in found:
+        if not ipaddress.ip_address(address.split("%")[0]).is_global:
+            return address
+    return None
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def service_url_refusal(registration: LtiRegistration, url: str) -> str | None:
+    """Why the tool must not contact ``url`` for this LMS, or None. A score or roster URL comes
+    from the launch's id_token, so whoever holds the LMS's key chooses it: only the hosts the
+    operator named for the registration are contacted, and a name of theirs that resolves to
+    an inner address only when the operator listed it explicitly (an address typed in the
+    registration, say 127.0.0.1 for an LMS on this machine, is explicit too)."""
+    origin = _origin(url)
+    if origin is None:
+        return "not an http(s) URL"
+    own, extra = _allowed_origins(registration)
+    if origin not in own and origin not in extra:
+        return f"{origin[0]}:{origin[1]} is not a host of the registration {registration.name!r}"
+    host = origin[0]
+    if origin in extra or _is_ip(host):
+        return None
+    if inner := _inner_address(host):
+        return f"{host} resolves to the inner address {inner}; list the host for the registration"
+    return None
+
+
 def _refused(request, message: str, status: int = 400):
     return render(request, "teaching/lti_refused.html", {"message": message}, status=status)
+
+
+class OIDCLogin(DjangoOIDCLogin):
+    """pylti1p3's login, with the nonce kept with the state: a launch must bring back the
+    nonce given with its own state, not one of another login."""
+
+    def _generate_nonce(self) -> str:
+        nonce = super()._generate_nonce()
+        self._state_params = {"nonce": nonce}  # saved with the state, right after
+        return nonce
 
 
 @method_decorator(csrf_exempt, name="dispatch")
@@ -77,7 +186,7 @@ class LoginView(View):
         if not target:
             return HttpResponseBadRequest(_("The LMS sent no target_link_uri."))
         tool = DjangoToolConfig(registration_uuid)
-        oidc = DjangoOIDCLogin(request, tool, launch_data_storage=DjangoCacheDataStorage())
+        oidc = OIDCLogin(request, tool, launch_data_storage=DjangoCacheDataStorage())
         try:
             return oidc.redirect(target)
         except REFUSED as exc:
@@ -86,30 +195,161 @@ class LoginView(View):
             )
 
 
+# The claims this tool and django-lti read, by the type they must have when present (the LTI 1.3
+# core spec's): a launch whose claim has another type is refused in words (review S8), never
+# met later by an AttributeError. Parts of object claims are given as "claim/part".
+OBJECT_CLAIMS = (
+    CUSTOM, AGS, NRPS, LTI + "context", LTI + "resource_link", LTI + "tool_platform",
+    LTI + "launch_presentation", LTI + "lti1p1", LTI + "platformnotificationservice",
+)  # fmt: skip
+STRING_CLAIMS = (
+    "iss", "nonce", LTI + "deployment_id", "sub", "given_name", "family_name", "name", "email",
+    "picture",
+)  # fmt: skip
+STRING_PARTS = {
+    AGS: ("lineitem", "lineitems"),
+    NRPS: ("context_memberships_url",),
+    LTI + "context": ("id", "title", "label"),
+    LTI + "resource_link": ("id", "title", "description"),
+    LTI + "tool_platform": ("guid", "name", "url", "contact_email", "description", "version",
+                            "product_family_code"),
+    LTI + "platformnotificationservice": ("platform_notification_service_url",),
+}  # fmt: skip
+LIST_PARTS = {
+    AGS: ("scope",),
+    LTI + "context": ("type",),
+    LTI + "platformnotificationservice": ("notice_types_supported",),
+}
+MAX_SUB = 255  # django-lti's column; the spec's limit too
+REQUIRED_PARTS = {NRPS: "context_memberships_url", LTI + "tool_platform": "guid"}
+
+
+def _short(claim: str) -> str:
+    return claim.rsplit("/", 1)[-1]
+
+
+def _is_strings(value) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def claims_problem(body: dict) -> str | None:
+    """What is wrong with the types of the launch's claims, in words; None when nothing is."""
+    wrong = _("the claim %(claim)s must be %(kind)s")
+    aud = body.get("aud")
+    if aud is not None and not isinstance(aud, str) and not _is_strings(aud):
+        return wrong % {"claim": "aud", "kind": _("a string")}
+    roles = body.get(LTI + "roles")
+    if roles is not None and not _is_strings(roles):
+        return wrong % {"claim": "roles", "kind": _("a list of strings")}
+    for claim in STRING_CLAIMS:
+        if body.get(claim) is not None and not isinstance(body[claim], str):
+            return wrong % {"claim": claim, "kind": _("a string")}
+    if len(body.get("sub") or "") > MAX_SUB:
+        return wrong % {
+            "claim": "sub",
+            "kind": _("at most %(count)s characters") % {"count": MAX_SUB},
+        }
+    for claim in OBJECT_CLAIMS:
+        value = body.get(claim)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            return wrong % {"claim": _short(claim), "kind": _("a JSON object")}
+        if (part := REQUIRED_PARTS.get(claim)) and part not in value:
+            return wrong % {"claim": f"{_short(claim)}/{part}", "kind": _("a string")}
+        for part in STRING_PARTS.get(claim, ()):
+            if value.get(part) is not None and not isinstance(value[part], str):
+                return wrong % {"claim": f"{_short(claim)}/{part}", "kind": _("a string")}
+        for part in LIST_PARTS.get(claim, ()):
+            if value.get(part) is not None and not _is_strings(value[part]):
+                kind = _("a list of strings")
+                return wrong % {"claim": f"{_short(claim)}/{part}", "kind": kind}
+    return None
+
+
+def _used_key(kind: str, value: str) -> str:
+    return f"codeblanks:lti-used:{kind}:" + hashlib.sha256(value.encode()).hexdigest()
+
+
+class MessageLaunch(DjangoMessageLaunch):
+    """pylti1p3's launch check, stricter where it lets a launch through twice (review S2, S3):
+    the state must match this browser's state cookie (pylti1p3 also takes a state it saw
+    before with the same id_token, from any browser); the nonce must be the one given with
+    that state; both are used up on the first launch, atomically in the cache every node
+    shares; ``exp`` and ``iat`` must be there; the claims we read must have their types."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._jwt_verify_options = {"verify_aud": False, "require": ["exp", "iat"]}
+
+    def validate_state(self):
+        state = self._get_request_param("state")
+        if not state:
+            raise LtiException(_("the launch has no state"))
+        if self._cookie_service.get_cookie(state) != state:
+            raise LtiException(_("this browser did not start this launch (no state cookie for it)"))
+        return self
+
+    def validate_jwt_format(self):
+        super().validate_jwt_format()
+        if not isinstance(self._jwt.get("header"), dict) or not isinstance(
+            self._jwt.get("body"), dict
+        ):
+            raise LtiException(_("the id_token's header and body must be JSON objects"))
+        if why := claims_problem(self._jwt["body"]):
+            raise LtiException(why)
+        return self
+
+    def validate_nonce(self):
+        super().validate_nonce()
+        state = self._get_request_param("state")
+        given = (self._session_service.get_state_params(state) or {}).get("nonce")
+        if given is None or given != self._jwt["body"].get("nonce"):
+            raise LtiException(_("the nonce is not the one given for this launch's state"))
+        return self
+
+    def save_launch_data(self):
+        """Instead of keeping the launch for later (nothing here reads it back), use up its
+        state and nonce: ``cache.add`` is atomic, so of two launches at once one gets in."""
+        body = self._jwt["body"]
+        for kind, value in (("state", self._get_request_param("state")), ("nonce", body["nonce"])):
+            if not cache.add(_used_key(kind, str(value)), 1, timeout=USED_FOR_S):
+                raise LtiException(_("this launch was used already; start it again from the LMS"))
+        return self
+
+
 def _account(launch: LtiLaunch):
-    """The CodeBlanks account of the LMS's user: made on their first launch (no password: they
-    come in through their LMS), then always the same."""
+    """The CodeBlanks account of the LMS's user, found only through their (registration, sub)
+    row: made on their first launch, with a random name no one can sign up first (sign-up
+    refuses the ``lti-`` prefix anyway) and no password (they come in through their LMS)."""
     lti_user = launch.user
-    if lti_user.auth_user_id is None:
-        digest = hashlib.sha256(f"{launch.registration.pk}:{lti_user.sub}".encode()).hexdigest()
-        user, _made = get_user_model().objects.get_or_create(
-            username=f"lti-{digest[:12]}",
-            defaults={"first_name": (lti_user.given_name or "")[:150]},
+    while lti_user.auth_user_id is None:
+        user = get_user_model()(
+            username=LTI_PREFIX + secrets.token_hex(8),
+            first_name=(lti_user.given_name or "")[:150],
         )
-        if _made:
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
-        lti_user.auth_user = user
-        lti_user.save(update_fields=["auth_user"])
+        user.set_unusable_password()
+        user.save()
+        # Two first launches at once: the row is taken by one; the other's account goes.
+        if LtiUser.objects.filter(pk=lti_user.pk, auth_user__isnull=True).update(auth_user=user):
+            lti_user.auth_user = user
+        else:
+            user.delete()
+            lti_user.refresh_from_db(fields=["auth_user"])
     return lti_user.auth_user
 
 
 def _grade_link(launch: LtiLaunch, user, **target) -> LtiGrade | None:
     ags = launch.get_claim(AGS) or {}
-    if not ags.get("lineitem") or "https://purl.imsglobal.org/spec/lti-ags/scope/score" not in (
-        ags.get("scope") or []
-    ):
+    lineitem = ags.get("lineitem")
+    if not lineitem or SCORE_SCOPE not in (ags.get("scope") or []):
         return None  # the LMS asked for no grade on this link
+    if len(lineitem) > (LtiGrade._meta.get_field("lineitem").max_length or 0):
+        log.warning("LTI: line item URL too long to keep (%s characters)", len(lineitem))
+        return None
+    if why := service_url_refusal(launch.registration, lineitem):
+        log.warning("LTI: no grade for line item %s: %s", lineitem, why)
+        return None
     link, _made = LtiGrade.objects.update_or_create(
         user=user,
         lineitem=ags["lineitem"],
@@ -130,7 +370,7 @@ class LaunchView(View):
 
     def post(self, request):
         tool = DjangoToolConfig()
-        message = DjangoMessageLaunch(
+        message = MessageLaunch(
             request,
             tool,
             launch_data_storage=DjangoCacheDataStorage(),
@@ -141,7 +381,11 @@ class LaunchView(View):
         except REFUSED as exc:
             return _refused(request, _("This launch could not be checked: %(why)s") % {"why": exc})
         launch = LtiLaunch(message)
-        sync_data_from_launch(launch, None)
+        try:
+            with transaction.atomic():
+                sync_data_from_launch(launch, None)
+        except DataError:  # PostgreSQL: a value longer than django-lti's column
+            return _refused(request, _("The LMS sent a value too long to keep."))
         if not launch.deployment.is_active:
             return _refused(
                 request,
@@ -213,6 +457,10 @@ def send(link: LtiGrade) -> bool:
     given, maximum = score(link)
     if link.sent_score == given and not link.error:
         return True
+    if why := service_url_refusal(link.registration, link.lineitem):
+        LtiGrade.objects.filter(pk=link.pk).update(error=why[:300])
+        log.warning("LTI score for %s not sent: %s", link.lineitem, why)
+        return False
     grade = (
         Grade()
         .set_score_given(given)
@@ -222,7 +470,8 @@ def send(link: LtiGrade) -> bool:
         .set_grading_progress("FullyGraded")
         .set_user_id(link.sub)
     )
-    connector = ServiceConnector(link.registration.to_registration(), TimedSession())
+    session = RegistrationSession(link.registration)
+    connector = ServiceConnector(link.registration.to_registration(), session)
     service = AssignmentsGradesService(connector, {"scope": link.scope, "lineitem": link.lineitem})
     try:
         service.put_grade(grade)

@@ -5,6 +5,8 @@ account removes them from every class (both cascade), so no report can name them
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.db import models
 
@@ -94,3 +96,32 @@ class AnswerEvent(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["question_id", "correct"])]
+
+
+class LtiHosts(models.Model):
+    """More hosts an LMS's services may be on than its registration's own URLs name (say a
+    Canvas whose scores are on the school's host, not on the issuer's): the operator's explicit
+    list, one ``host`` or ``host:port`` per line. A host listed here is contacted even when it
+    resolves to an inner (private, loopback) address."""
+
+    registration = models.OneToOneField(
+        "lti_tool.LtiRegistration", on_delete=models.CASCADE, related_name="codeblanks_hosts"
+    )
+    hosts = models.TextField(blank=True, default="")
+
+    class Meta:
+        verbose_name = "LTI service hosts"
+        verbose_name_plural = "LTI service hosts"
+
+    def origins(self) -> list[tuple[str, int]]:
+        """The (host, port) pairs listed; a host without a port on 443 and on 80."""
+        found: list[tuple[str, int]] = []
+        for entry in self.hosts.replace(",", " ").split():
+            try:
+                parts = urlsplit("//" + entry)
+                host, port = parts.hostname, parts.port
+            except ValueError:
+                continue  # not a host: nothing is allowed by it
+            if host:
+                found += [(host, port)] if port else [(host, 443), (host, 80)]
+        return found

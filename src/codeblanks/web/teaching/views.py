@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from codeblanks.web import selectors
+from codeblanks.web import quotas, selectors
 from codeblanks.web.teaching import analysis, classes
 from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.roster import roster, roster_csv
+from codeblanks.web.views.common import absolute_url, client_address
 
 
 def _list(request, *, code_error: str = "", status: int = 200, **extra):
@@ -90,7 +91,7 @@ def _taught_or_404(request, room_id: int):
 def class_detail(request, room_id: int):
     room = _taught_or_404(request, room_id)
     table = roster(room, request.GET.get("sort", "name"))
-    link = request.build_absolute_uri(reverse("class-join-link", args=[room.join_token]))
+    link = absolute_url(request, reverse("class-join-link", args=[room.join_token]))
     sorts = [
         ("name", _("name")),
         ("solved", _("lessons solved")),
@@ -134,6 +135,11 @@ def _join(request, room):
 @login_required
 @require_POST
 def class_join_code(request):
+    if refusal := classes.join_refusal(request.user, client_address(request)):
+        response = _list(request, code_error=refusal.message, status=429)
+        for name, value in quotas.headers(refusal).items():
+            response[name] = value
+        return response
     room = classes.class_by_code(request.POST.get("code", ""))
     if room is None:
         message = _("No class has this code. Check it with your teacher (it looks like ABCD-2345).")

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.web import quotas, selectors, services, tokens
-from codeblanks.web.views.common import client_address
+from codeblanks.web.views.common import absolute_url, client_address
 
 
 def error(status: int, code: str, message: str, headers: dict | None = None) -> JsonResponse:
@@ -99,8 +99,8 @@ def _lesson_json(request, lesson, course_title: str = "") -> dict:
         "expected_output": lesson.exercise.expected_output
         if lesson.exercise.output_graded
         else None,
-        "url": request.build_absolute_uri(reverse("lesson", args=[lesson.id])),
-        "grade_url": request.build_absolute_uri(reverse("api-grade", args=[lesson.id])),
+        "url": absolute_url(request, reverse("lesson", args=[lesson.id])),
+        "grade_url": absolute_url(request, reverse("api-grade", args=[lesson.id])),
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.conf import settings
 from django.http import Http404, HttpRequest
 
 from codeblanks.content.model import Lesson
@@ -17,6 +18,14 @@ def lesson_or_404(lesson_id: str) -> Lesson:
     if lesson is None:
         raise Http404(f"No lesson {lesson_id!r}.")
     return lesson
+
+
+def absolute_url(request: HttpRequest, path: str) -> str:
+    """A full link to ``path`` on this site. From CODEBLANKS_SITE_URL when it is set: the
+    request's Host (any name the proxy lets through, any port) must not choose where a client
+    is sent next. From the request otherwise (a laptop, where the Host is the only clue)."""
+    site = settings.CODEBLANKS.site_url
+    return site + path if site else request.build_absolute_uri(path)
 
 
 def client_address(request: HttpRequest) -> str:

@@ -1,6 +1,7 @@
 """``codeblanks manage lti_register``: register an LMS (its issuer, client id and URLs, from
 its LTI 1.3 tool settings) with an active deployment, make the tool's key pair on first use,
-and print the URLs to give the LMS (docs/deploy.md, "LTI 1.3")."""
+and print the URLs to give the LMS (docs/deploy.md, "LTI 1.3"). ``--service-host`` allows
+a host for the LMS's scores besides those of its URLs (docs/deploy.md, "Security")."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 from lti_tool.models import Key, LtiDeployment, LtiRegistration
+
+from codeblanks.web.teaching.models import LtiHosts
 
 
 class Command(BaseCommand):
@@ -21,6 +24,13 @@ class Command(BaseCommand):
         parser.add_argument("--auth-url", required=True, help="the authentication request URL")
         parser.add_argument("--token-url", required=True, help="the access token URL")
         parser.add_argument("--keyset-url", required=True, help="the public keyset URL (JWKS)")
+        parser.add_argument(
+            "--service-host",
+            action="append",
+            default=[],
+            help="a host (host or host:port) the LMS's scores or rosters are on besides the "
+            "hosts of the URLs above; repeat for more",
+        )
 
     def handle(self, *args, **o):
         if not Key.objects.exists():
@@ -34,6 +44,10 @@ class Command(BaseCommand):
         LtiDeployment.objects.update_or_create(
             registration=reg, deployment_id=o["deployment_id"], defaults={"is_active": True}
         )
+        if o["service_host"]:
+            LtiHosts.objects.update_or_create(
+                registration=reg, defaults={"hosts": "\n".join(o["service_host"])}
+            )
         site = settings.CODEBLANKS.site_url.rstrip("/") or "https://<your CodeBlanks>"
         for label, url in (
             ("Tool URL / redirection URI", reverse("lti-launch")),
