@@ -514,10 +514,9 @@ def _npy(header: str, data: bytes = b"") -> str:
 def test_a_forged_npy_value_is_unreadable_not_a_crash(run, blob):
     header = "{'status': 0, 'kind': 'exit', 'values': [['A', 'npy', len(b)]]}"
     code = FRAME + f"b = {blob}\nframe({header}, b)\n"
-    start = time.perf_counter()
-    r = run(code + "import time\ntime.sleep(5)\n", capture=("A",))
+    # Read as the report came, not at the wall clock's end (that would be a timeout).
+    r = run(code + "import time\ntime.sleep(600)\n", capture=("A",))
     assert r.verdict == "ok" and r.values == {"A": "<unreadable value>"}, r
-    assert time.perf_counter() - start < 4  # no 8 TiB allocation, no wait for the wall clock
 
 
 def test_a_true_npy_value_still_arrives_intact(run):

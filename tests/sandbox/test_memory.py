@@ -3,6 +3,7 @@ tmpfs) count against its limit, and the whole sandbox tree has a cap of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 
@@ -10,6 +11,7 @@ import pytest
 
 from codeblanks.sandbox import RunLimits, Sandbox
 from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.testing import PATIENCE_S, wait_until
 
 LIMITS = RunLimits(wall_s=10, cpu_s=10, memory_mb=256)
 
@@ -71,22 +73,29 @@ def test_many_runs_together_cannot_pass_the_trees_cap():
     if box.cgroups is None:
         box.close()
         pytest.skip("no cgroup v1 memory controller on this machine")
-    hold = "import numpy as np, time\na = np.ones((200 << 20) // 8)\ntime.sleep(1.5)\nprint('ok')"
+    # Each holds its memory until the zygote is killed: they overlap however slow the machine.
+    hold = "import numpy as np, time\na = np.ones((200 << 20) // 8)\ntime.sleep(600)\nprint('ok')"
+    patient = dataclasses.replace(LIMITS, wall_s=900.0)
     results = []
     try:
         threads = [
-            threading.Thread(target=lambda: results.append(box.run(hold, limits=LIMITS)))
+            threading.Thread(target=lambda: results.append(box.run(hold, limits=patient)))
             for _ in range(3)
         ]
         for t in threads:
             t.start()
+        wait_until(lambda: results, "the tree's cap stops one run")
+        first = list(results)
+        os.kill(box.zygote()[1], 9)  # the others were still holding theirs
         for t in threads:
-            t.join(timeout=20)
+            t.join(timeout=PATIENCE_S)
+        box.zygote(after=1)
         after = box.run("print(6 * 7)")
     finally:
         box.close()
+    assert [r.verdict for r in first] == ["memory-limit"], first
     verdicts = sorted(r.verdict for r in results)
-    assert len(verdicts) == 3 and "memory-limit" in verdicts and "ok" in verdicts, results
+    assert len(verdicts) == 3 and "sandbox-error" in verdicts, results  # one held on
     assert (after.verdict, after.stdout) == ("ok", "42\n")
 
 

@@ -2,7 +2,6 @@
 words, the diff and traceback, escaping, limits, CSRF, reset and the solution."""
 
 import asyncio
-import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -10,6 +9,7 @@ from django.db import connections
 from django.test import override_settings
 
 from codeblanks.sandbox import RunLimits
+from codeblanks.sandbox.testing import PATIENCE_S
 from codeblanks.web.models import Attempt, LessonProgress
 
 from .conftest import FIRST
@@ -161,19 +161,21 @@ def test_a_slow_run_does_not_hold_up_other_pages(async_client, monkeypatch):
     from codeblanks.grading import Grade
     from codeblanks.learning import tutor
 
-    async def slow(lesson, code, sandbox=None, client=None):
-        await asyncio.sleep(1.5)
-        return Grade("correct", "a\nb\n", "", "a\nb\n")
-
-    monkeypatch.setattr(tutor, "agrade", slow)
-
     async def scenario():
+        entered, release = asyncio.Event(), asyncio.Event()
+
+        async def slow(lesson, code, sandbox=None, client=None):
+            entered.set()
+            await release.wait()
+            return Grade("correct", "a\nb\n", "", "a\nb\n")
+
+        monkeypatch.setattr(tutor, "agrade", slow)
         run = asyncio.create_task(async_client.post(RUN, {"code": "x"}, **HTMX))
-        await asyncio.sleep(0.3)
-        start = time.perf_counter()
-        other = await async_client.get("/lessons/last-steps/")
-        elapsed = time.perf_counter() - start
-        assert other.status_code == 200 and elapsed < 1.0 and not run.done()
+        await asyncio.wait_for(entered.wait(), PATIENCE_S)
+        # The run is held until the other page is served: served at all means not queued.
+        other = await asyncio.wait_for(async_client.get("/lessons/last-steps/"), PATIENCE_S)
+        assert other.status_code == 200 and not run.done()
+        release.set()
         assert (await run).status_code == 200
         # The views' database work ran in asgiref's worker thread: close its connection there.
         await sync_to_async(connections.close_all)()
