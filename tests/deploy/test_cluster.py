@@ -15,11 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from codeblanks.sandbox.testing import wait_until
+
 from .learners import Crowd
 from .nodes import Browser
 
 pytestmark = pytest.mark.cluster
 
+AGAIN = "shared cache .* answers again"
 ROUTE_AROUND_S = 5.0  # HAProxy checks every second and takes a node out after two failures
 
 
@@ -86,18 +89,17 @@ def test_a_killed_node_is_routed_around_and_nothing_acknowledged_is_lost(whole):
     victim, survivor = whole.nodes
     with Crowd(whole.url) as crowd:
         crowd.wait_working()
-        killed = time.monotonic()
         victim.kill()
         whole.balancer.wait_states(
             {victim.name: "DOWN", survivor.name: "UP"}, timeout=ROUTE_AROUND_S
         )
         out = time.monotonic()
-        time.sleep(2.0)  # the learners go on, on the survivor alone
+        # The learners go on, on the survivor alone.
+        wait_until(lambda: crowd.acks_between(out + 0.5) >= 5, "runs served by the survivor")
     assert crowd.acks_between(out) > 0, "nobody was served after the node was taken out"
     assert not crowd.errors(since=out + 0.5), "errors after the balancer routed around the node"
     _assert_errors_in_words(crowd)
     assert crowd.lost() == []
-    assert out - killed < ROUTE_AROUND_S
 
 
 def test_a_postgresql_restart_fails_in_words_and_the_nodes_reconnect(whole):
@@ -115,21 +117,19 @@ def test_a_postgresql_restart_fails_in_words_and_the_nodes_reconnect(whole):
             run = browser.post(f"{node.url}/api/run", json.dumps({"code": "print(1)"}).encode())
             assert run.status == 200 and run.json()["stdout"] == "1\n"
             assert node.health()[0] == 503
-            time.sleep(1.5)
+            wait_until(lambda: crowd.errors(since=down), "the learners meet the gap")
         finally:
             whole.postgres.start()
-        up = time.monotonic()
         # Nobody restarts a node: they find the database again by themselves.
         for n in whole.nodes:
             n.wait_health(200, timeout=20)
         whole.balancer.wait_states({n.name: "UP" for n in whole.nodes}, timeout=20)
         back = time.monotonic()
-        time.sleep(2.0)
+        wait_until(lambda: crowd.acks_between(back) > 0, "a learner served after the gap")
     assert crowd.errors(since=down), "the learners did not meet the gap"
     _assert_errors_in_words(crowd)
     assert crowd.acks_between(back) > 0, "no learner was served after the database came back"
     assert crowd.lost() == []
-    assert up - down < 10
 
 
 def test_redis_stopped_runs_go_on_and_the_gap_is_logged_once(whole):
@@ -137,16 +137,15 @@ def test_redis_stopped_runs_go_on_and_the_gap_is_logged_once(whole):
         crowd.wait_working()
         whole.redis.stop()
         gone = time.monotonic()
-        time.sleep(3.0)
-        during = crowd.acks_between(gone)
+        wait_until(lambda: crowd.acks_between(gone) >= 6, "six runs answered while Redis is away")
         whole.redis.start()
-        time.sleep(1.5)
-    assert during >= 6, f"only {during} runs answered while Redis was away"
+        for node in whole.nodes:
+            wait_until(lambda n=node: _log_lines(n, AGAIN), f"{node.name} finds Redis again")
     assert crowd.errors(since=gone) == [], "a learner saw an error while Redis was away"
     assert crowd.lost() == []
     for node in whole.nodes:
         assert len(_log_lines(node, "shared cache .* is not answering")) == 1, node.name
-        assert len(_log_lines(node, "shared cache .* answers again")) == 1, node.name
+        assert len(_log_lines(node, AGAIN)) == 1, node.name
 
 
 def test_a_node_started_before_the_migrations_stays_out(cluster_module, tmp_path):
@@ -239,13 +238,12 @@ def test_a_stopping_node_finishes_its_runs_and_the_balancer_moves_on(whole):
         refused = Browser().get(f"{node.url}/lessons/")  # after it: 503, the slow run goes on
         finished = in_flight.result(timeout=30)
         code = node.proc.wait(timeout=30)
-        gone = time.monotonic()
         whole.balancer.wait_states({node.name: "DOWN", other.name: "UP"}, timeout=ROUTE_AROUND_S)
         time.sleep(1.0)
     assert finished.status == 200 and finished.json()["stdout"] == "done\n"
     assert served.status == 200
     assert refused.status == 503 and "restarting" in refused.body
     assert health[0] == 503 and json.loads(health[1]) == {"status": "stopping"}
-    assert code == 0 and gone - asked < 10
+    assert code == 0
     assert crowd.errors(since=asked) == [], "the balancer did not move the learners on"
     assert crowd.lost() == []
