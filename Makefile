@@ -13,7 +13,7 @@ PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 # with two, 348 s with four). `make test XDIST=` runs in one.
 XDIST ?= -n 4
 
-.PHONY: install messages system run cluster test test-fast lint format bench screenshots clean
+.PHONY: install messages system run cluster test test-suite test-repeat test-fast lint format bench screenshots clean
 
 install: $(STAMP) $(MO)
 
@@ -61,7 +61,9 @@ format: install
 # database-backed web tests again and the PostgreSQL-only ones (tests/deploy: two real nodes
 # sharing PostgreSQL and Redis). Each stage runs a test at most once, and the second stage runs
 # even when the first failed, so one failure never hides the other stage's result.
-test: system lint
+test: system lint test-suite
+
+test-suite: install
 	@status=0; \
 	$(BIN)/pytest $(XDIST) -m "not postgres" || status=1; \
 	if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
@@ -71,6 +73,30 @@ test: system lint
 		echo "== SKIPPED: no PostgreSQL answers at $(PG_URL); the PostgreSQL run did not happen"; \
 	fi; \
 	if [ $$status -ne 0 ]; then echo "== make test: FAILED (see the stage above)"; fi; \
+	exit $$status
+
+# The proof that the suite passes every time: `make test-repeat N=5` runs it N times in a row
+# and stops at the first red run, printing only its failures; each run's whole output is kept
+# in test-artifacts/repeat-K.log, and a run whose output passes 5 MB fails too (a test that
+# floods its log hides what went wrong). `SPIN=1` keeps one core busy the whole time.
+N ?= 5
+SPIN ?=
+test-repeat: system lint
+	@mkdir -p test-artifacts; \
+	if [ -n "$(SPIN)" ]; then sh -c 'while :; do :; done' & spin=$$!; fi; \
+	status=0; \
+	for i in $$(seq 1 $(N)); do \
+		log=test-artifacts/repeat-$$i.log; start=$$(date +%s); \
+		$(MAKE) --no-print-directory test-suite > $$log 2>&1; code=$$?; \
+		size=$$(stat -c %s $$log); took=$$(( $$(date +%s) - start )); \
+		grep -E "^=+ .*(passed|failed|error).* =+$$" $$log | sed "s/^/   /"; \
+		if [ $$code -ne 0 ] || [ $$size -gt 5242880 ]; then \
+			grep -E "^(FAILED|ERROR) " $$log | head -20; \
+			echo "== run $$i of $(N) failed after $$took s ($$size bytes of output): $$log"; status=1; break; \
+		fi; \
+		echo "== run $$i of $(N) passed in $$took s ($$size bytes of output)"; \
+	done; \
+	if [ -n "$$spin" ]; then kill $$spin; fi; \
 	exit $$status
 
 # The quick loop while working: no browser, no cluster, no PostgreSQL.

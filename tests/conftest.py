@@ -1,8 +1,13 @@
 """Shared test set-up for the whole suite."""
 
 import os
+import threading
+import time
 
+import pytest
 from hypothesis import settings
+
+from codeblanks.sandbox import service
 
 # Machines here are shared and noisy: no per-example deadline. In CI (CI=true) Hypothesis derives
 # its examples from each test's name, so a red run can be replayed; locally they stay random, so
@@ -22,3 +27,84 @@ def pytest_collection_modifyitems(session, config, items):
     starts its own loop there (asyncio.run, asgiref's async_to_sync behind Django's test client
     calling async views) refuses to work. Every other test runs before that loop exists."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+# -- Nothing left behind -----------------------------------------------------------------------
+# A thread or a process a test starts and leaves running goes on acting in the tests after it
+# (a client logging into a closed stream wrote 71 MB of tracebacks once). Each test waits for
+# its own to end, up to a hang's time; one still alive then fails the test that started it.
+# Pools' idle workers and the process-wide services (started on first use by whichever test
+# came first) are kept on purpose, as in a server.
+LEFT_BEHIND_S = 60.0
+KEPT_THREADS = ("site_", "mail_", "sandbox-run_", "asyncio_", "ThreadPoolExecutor-")
+
+
+def _children() -> set[int]:
+    """This process's living children (zombies are already over)."""
+    found = set()
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/children") as f:
+                found.update(int(pid) for pid in f.read().split())
+        except OSError:
+            continue
+    return {pid for pid in found if _state(pid) not in ("Z", "X", None)}
+
+
+def _state(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def _kept(thread: threading.Thread) -> bool:
+    if thread.name.startswith(KEPT_THREADS):
+        return True
+    shared = service.shared()
+    return shared is not None and thread in shared.service_threads()
+
+
+def _left(threads_before: set[threading.Thread], children_before: set[int]) -> list[str]:
+    shared = service.shared()
+    mine = {shared.launcher_pid} if shared is not None else set()
+    threads = [t for t in threading.enumerate() if t not in threads_before and not _kept(t)]
+    children = _children() - children_before - mine
+    return [f"thread {t.name!r}" for t in threads if t.is_alive()] + [
+        f"process {pid} ({_cmdline(pid)})" for pid in children
+    ]
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")[:120]
+    except OSError:
+        return "gone"
+
+
+SNAPSHOT = pytest.StashKey[tuple[set[threading.Thread], set[int]]]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """What runs before the test's own body (its fixtures' threads and processes included)."""
+    item.stash[SNAPSHOT] = (set(threading.enumerate()), _children())
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Once its fixtures are torn down: what the body started must have ended."""
+    result = yield
+    if SNAPSHOT not in item.stash:
+        return result
+    threads_before, children_before = item.stash[SNAPSHOT]
+    if item.get_closest_marker("restarts_services"):
+        children_before = _children() | children_before
+    deadline = time.monotonic() + LEFT_BEHIND_S
+    while (left := _left(threads_before, children_before)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"the test left running: {', '.join(left)}"
+    return result

@@ -95,6 +95,21 @@ AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
 
 
 @pytest.fixture
+def another_page(browser):
+    """A page in a context of its own (another person), closed with the test: an open context
+    keeps its connections to the site, and the site's threads serving them, alive."""
+    contexts = []
+
+    def make(**options):
+        contexts.append(browser.new_context(**options))
+        return contexts[-1].new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
 def accept_dialogs(page):
     """Say yes to hx-confirm's questions (Playwright would otherwise dismiss them)."""
     page.on("dialog", lambda dialog: dialog.accept())

@@ -42,7 +42,7 @@ def run(page, site, lesson_id, code, verdict):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_a_teacher_sees_two_learners_join_solve_and_fail(site, page, browser, width):
+def test_a_teacher_sees_two_learners_join_solve_and_fail(site, page, another_page, width):
     size = WIDTHS[width]
     User.objects.create_user("teacher", password=GOOD)
     call_command("grant_teacher", "teacher", stdout=io.StringIO())
@@ -64,7 +64,7 @@ def test_a_teacher_sees_two_learners_join_solve_and_fail(site, page, browser, wi
     code = page.locator(".join-code").inner_text()
     link = page.locator(".join-link").inner_text()
 
-    ada = browser.new_context(viewport=size).new_page()
+    ada = another_page(viewport=size)
     run(ada, site, first.id, first.exercise.solution, "correct")  # before having an account
     ada.goto(link)
     ada.get_by_role("link", name="Sign up").first.click()
@@ -72,7 +72,7 @@ def test_a_teacher_sees_two_learners_join_solve_and_fail(site, page, browser, wi
     ada.get_by_role("button", name="Join the class").click()
     expect(ada.locator(".class-list")).to_contain_text("Class 7B")
 
-    bob = browser.new_context(viewport=size).new_page()
+    bob = another_page(viewport=size)
     bob.goto(f"{site}/accounts/signup/")
     sign_up(bob, "bob")
     bob.goto(f"{site}/classes/")

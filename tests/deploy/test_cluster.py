@@ -102,6 +102,7 @@ def test_a_killed_node_is_routed_around_and_nothing_acknowledged_is_lost(whole):
     assert crowd.lost() == []
 
 
+@pytest.mark.restarts_services
 def test_a_postgresql_restart_fails_in_words_and_the_nodes_reconnect(whole):
     node = whole.nodes[0]
     with Crowd(whole.url) as crowd:
@@ -132,6 +133,7 @@ def test_a_postgresql_restart_fails_in_words_and_the_nodes_reconnect(whole):
     assert crowd.lost() == []
 
 
+@pytest.mark.restarts_services
 def test_redis_stopped_runs_go_on_and_the_gap_is_logged_once(whole):
     with Crowd(whole.url) as crowd:
         crowd.wait_working()

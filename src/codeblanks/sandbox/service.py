@@ -246,6 +246,10 @@ class Sandbox:
         proc = self._supervisor.proc
         return proc.pid if proc is not None else None
 
+    def service_threads(self) -> list[threading.Thread]:
+        """The threads it keeps while open (its I/O thread, its memory-group joiner)."""
+        return self._supervisor.threads()
+
     def spares_ready(self) -> int:
         """Children waiting, locked down, for a program (what a run takes at once)."""
         return len(self._supervisor.ready)

@@ -216,6 +216,11 @@ class Supervisor:
                 self.pool.set_broken(str(e))
                 time.sleep(0.2 * (attempt + 1))
 
+    def threads(self) -> list[threading.Thread]:
+        """The threads this keeps: the I/O thread and, with cgroups, the joiner's."""
+        joiner = self.pool.joiner
+        return [self.thread] + ([joiner.thread] if joiner is not None else [])
+
     def _now_up(self) -> None:
         with self.up:
             self.started += 1
