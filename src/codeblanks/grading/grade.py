@@ -137,7 +137,7 @@ async def agrade(
     """``client`` (the learner's session, an API caller's address) is whom the sandbox counts
     the runs to when it shares itself fairly between learners."""
     sandbox = sandbox or get_sandbox()
-    runs, ref, missing, found = await _runs(lesson, code, sandbox, client=client)
+    runs, ref, missing, facts = await _runs(lesson, code, sandbox, client=client)
     if ref.platform_failure is None and (failed := ref.solution_failure) is not None:
         # The lesson is proven (`codeblanks check`): its solution failing here is the moment's
         # doing, and judging against it would pass any program that prints the right text.
@@ -154,7 +154,7 @@ async def agrade(
         )
     # Off the event loop: the feedback's cost (diffs, tracebacks, value comparison) depends on
     # the learner's output, and pages and /healthz must answer meanwhile.
-    return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing, found)
+    return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing, facts)
 
 
 async def agrade_runs(
@@ -166,7 +166,7 @@ async def agrade_runs(
     client: str | None = None,
 ) -> tuple[dict[str, RunResult], Reference, str | None]:
     """The learner's runs and the reference (``_runs``), without what the rules read."""
-    runs, ref, missing, _found = await _runs(lesson, code, sandbox, gate, patient, client)
+    runs, ref, missing, _facts = await _runs(lesson, code, sandbox, gate, patient, client)
     return runs, ref, missing
 
 
@@ -189,16 +189,16 @@ async def _runs(
         values += (RAN,)  # the lines the traced cases ran (``rules.traced``)
     cases: list[Case] = []
     missing = None
-    found: Facts | None = None
+    facts: Facts | None = None
 
     async def learner() -> dict[str, RunResult]:
-        nonlocal cases, missing, found
+        nonlocal cases, missing, facts
         # In a worker process (``reading.py``): parsing holds the GIL, and pages and /healthz
         # must answer meanwhile. (The web charges that cost to the client: ``programs_for``.)
         reading = await aread(lesson, code)
         if reading is None:
             return {VISIBLE: RunResult(SANDBOX_ERROR)}
-        cases, missing, found = reading.cases, reading.missing, reading.facts
+        cases, missing, facts = reading.cases, reading.missing, reading.facts
         return await run_cases(
             sandbox,
             lesson,
@@ -226,7 +226,7 @@ async def _runs(
             sandbox, lesson, failed, values + extra, gate=gate, patient=patient, client=client
         )
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
-    return runs, ref, missing.message() if missing else None, found
+    return runs, ref, missing.message() if missing else None, facts
 
 
 _COSTLY = (TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT)
@@ -262,10 +262,10 @@ def judge(
     runs: dict[str, RunResult],
     ref: Reference,
     missing: str | None,
-    found: Facts | None = None,
+    facts: Facts | None = None,
 ) -> Grade:
     """The Grade of a program that ran: the first case that fails (the visible one, then the
-    variants in the lesson's order) decides it, then the rules the task states (``found``: what
+    variants in the lesson's order) decides it, then the rules the task states (``facts``: what
     they read in the program, when it was read in the worker already)."""
     j = _Judging(lesson, code, runs, ref)
     # The platform failed somewhere: say so and judge nothing.
@@ -285,7 +285,7 @@ def judge(
         if (found := judge_case(j, name, run, sol)) is not None:
             return found
     # Right on every case: last, the rules the task states (what the code uses, what it does).
-    if (broken := rule_break(lesson, code, runs, ref.solution, found)) is not None:
+    if (broken := rule_break(lesson, code, runs, ref.solution, facts)) is not None:
         return graded(j, INCORRECT, broken.case, [broken.message], line=broken.line)
     return graded(j, CORRECT, None, [])
 

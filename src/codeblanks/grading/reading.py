@@ -18,7 +18,7 @@ import logging
 import multiprocessing
 import os
 import threading
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson
@@ -82,17 +82,31 @@ def _discard(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-async def aread(lesson: Lesson, code: str, timeout: float = READ_S) -> Reading | None:
-    """``read`` in the pool, within ``timeout``; None when the pool failed at it."""
-    pool = _executor()
-    try:
-        future = pool.submit(read, lesson, code)
-    except RuntimeError:  # another grade's failure stopped this pool a moment ago
+def _submit(lesson: Lesson, code: str) -> tuple[ProcessPoolExecutor, Future[Reading]] | None:
+    """The reading, started in the pool: in a new pool if this one broke while idle (a worker
+    killed between readings); None if that fails too."""
+    for _attempt in range(2):
+        pool = _executor()
+        try:
+            return pool, pool.submit(read, lesson, code)
+        except BrokenExecutor:
+            _discard(pool)
+        except RuntimeError:  # another grade's failure stopped this pool a moment ago
+            pass
+    return None
+
+
+async def aread(lesson: Lesson, code: str, timeout: float | None = None) -> Reading | None:
+    """``read`` in the pool, within ``timeout`` (None: ``READ_S``); None when the pool failed
+    at it (its worker died or hangs: that pool is stopped)."""
+    limit = READ_S if timeout is None else timeout
+    if (started := _submit(lesson, code)) is None:
         return None
+    pool, future = started
     try:
-        return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        return await asyncio.wait_for(asyncio.wrap_future(future), limit)
     except TimeoutError:
-        log.warning("reading a program of %d characters took over %g s", len(code), timeout)
+        log.warning("reading a program of %d characters took over %g s", len(code), limit)
     except BrokenExecutor:
         log.warning("the worker reading a program of %d characters died", len(code))
     _discard(pool)
