@@ -1,7 +1,8 @@
 """A learner's program is read (parsed, its cases made, what the task's rules look for found) in
-a worker process of ``reading.py``, off the web process's GIL (security review S7). The pool
-fails safe: a reading that takes too long, or a pool whose worker died, is the platform's
-failure said as such, never a hang, an exception or a verdict on the learner."""
+a worker process (``grading/reading.py``, ``sandbox/workers.py``), off the web process's GIL
+(security review S7). The pool fails safe: a reading that takes too long, or a pool whose worker
+died, is the platform's failure said as such, never a hang, an exception or a verdict on the
+learner."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from codeblanks.content import catalog
 from codeblanks.grading import grade, reading
 from codeblanks.grading.reading import read
 from codeblanks.grading.verdicts import Verdict
+from codeblanks.sandbox import workers
 
 
 def _lesson(lesson_id: str, version: str):
@@ -27,30 +29,28 @@ def _lesson(lesson_id: str, version: str):
 def test_the_reading_is_the_same_in_the_worker_and_here():
     lesson = _lesson("batches-and-einsum", "")
     code = lesson.exercise.solution
-    future = reading._executor().submit(read, lesson, code)
+    future = workers.pool().submit(read, lesson, code)
     assert future.result() == read(lesson, code)
     # ... and it is not done by this process
-    assert reading._executor().submit(os.getpid).result() != os.getpid()
+    assert workers.pool().submit(os.getpid).result() != os.getpid()
 
 
-def test_a_reading_past_its_time_is_a_platform_error_and_the_pool_is_renewed(
-    sandbox, monkeypatch
-):
+def test_a_reading_past_its_time_is_a_platform_error_and_the_pool_is_renewed(sandbox, monkeypatch):
     lesson = _lesson("batches-and-einsum", "read-timeout")
-    before = reading._executor()
+    before = workers.pool()
     monkeypatch.setattr(reading, "READ_S", 0.0)  # no reading is ever done at once
     g = grade(lesson, lesson.exercise.solution, sandbox)
     assert g.verdict == Verdict.SANDBOX_ERROR and g.feedback and "try again" in g.feedback[0]
     monkeypatch.undo()
-    assert reading._executor() is not before  # the stopped pool was replaced
+    assert workers.pool() is not before  # the stopped pool was replaced
     assert grade(lesson, lesson.exercise.solution, sandbox).correct
 
 
 def test_a_pool_whose_worker_died_is_replaced(sandbox):
     lesson = _lesson("batches-and-einsum", "worker-died")
-    broken = reading._executor()
+    broken = workers.pool()
     with pytest.raises(BrokenExecutor):
         broken.submit(os._exit, 1).result()
     g = grade(lesson, lesson.exercise.solution, sandbox)
     assert g.correct, g.feedback
-    assert reading._executor() is not broken
+    assert workers.pool() is not broken

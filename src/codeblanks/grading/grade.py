@@ -23,6 +23,7 @@ from codeblanks.grading.cases import VISIBLE, Case, describe
 from codeblanks.grading.compare import OutputMatch, compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests
 from codeblanks.grading.mistakes import matching_mistake
+from codeblanks.grading.reading import aread
 from codeblanks.grading.reference import (
     PLATFORM_FAILURES,
     Reference,
@@ -32,7 +33,6 @@ from codeblanks.grading.reference import (
     reference_failed,
     run_cases,
 )
-from codeblanks.grading.reading import aread
 from codeblanks.grading.rules import RAN, Facts, rule_break
 from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
@@ -180,10 +180,11 @@ async def _runs(
 ) -> tuple[dict[str, RunResult], Reference, str | None, Facts | None]:
     """The learner's runs and the reference, fetched together, and what the task's rules read
     in the program (None: not read). The cases run in one sandbox child, in order (one slot,
-    one fork): the visible case first and the variants only if it ended normally: a program that loops, sleeps or fails there would do the same on every
-    variant, so running them would only cost the node (and the other learners) for nothing.
-    After a variant, only a costly failure (time, memory, output) ends the grade: an error is
-    cheap, and an anticipated mistake is recognised on every case."""
+    one fork): the visible case first and the variants only if it ended normally: a program
+    that loops, sleeps or fails there would do the same on every variant, so running them
+    would only cost the node (and the other learners) for nothing. After a variant, only a
+    costly failure (time, memory, output) ends the grade: an error is cheap, and an
+    anticipated mistake is recognised on every case."""
     values = lesson.exercise.grading.values
     if any(rule.require for rule in lesson.exercise.grading.rules):
         values += (RAN,)  # the lines the traced cases ran (``rules.traced``)
