@@ -222,3 +222,13 @@ def test_a_lesson_without_a_required_construct_runs_untraced():
         _line_of(einsum.exercise.solution, Y_LINE),
     }
     assert all(PRIVATE_END in case.code for case in reading.cases)
+
+
+def test_a_program_cannot_say_itself_which_lines_ran(sandbox):
+    lesson = _lesson("batches-and-einsum")
+    code = (
+        _plain(lesson.exercise.solution) + "\nif False:\n    S = X @ X\n    Y = np.einsum('i', X)\n"
+    )
+    line = _line_of(code, "X @ X")
+    forged = code + f"__ran_lines__ = {{('<module>', 1, {line}), ('<module>', 1, {line + 1})}}\n"
+    assert "never runs" in grade(lesson, forged, sandbox).feedback[0]

@@ -251,24 +251,28 @@ def own_uses(code: str, starter: str, construct: str) -> list[int] | None:
 
 # Runs inside the sandbox before the learner's program (a private setup: ``wire.PRIVATE_END``):
 # a line tracer for the learner's file only, keeping the watched lines that ran, with the code
-# object they ran in. Runs of a lesson without a required construct carry none and pay nothing.
+# object they ran in. The set stays in the tracer's closure while the program runs, and is put in
+# its globals (``RAN``) as the program's module frame returns: an assignment of the program's
+# own is overwritten. Runs of a lesson without a required construct carry none and pay nothing.
 _TRACER = """
-def _trace(filename, watch):
+def _trace(filename, watch, where):
     ran = set()
 
     def line(frame, event, arg):
         if event == "line" and frame.f_lineno in watch:
             code = frame.f_code
             ran.add((code.co_name, code.co_firstlineno, frame.f_lineno))
+        elif event == "return" and frame.f_code.co_name == "<module>":
+            where[{ran!r}] = set(ran)
         return line
 
     def call(frame, event, arg):
         return line if frame.f_code.co_filename == filename else None
 
     __import__("sys").settrace(call)
-    return ran
 
-{ran} = _trace({filename!r}, {watch!r})
+
+_trace({filename!r}, {watch!r}, globals())
 del _trace
 """
 
