@@ -6,6 +6,7 @@ learner."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 from concurrent.futures import BrokenExecutor
@@ -14,7 +15,7 @@ import pytest
 
 from codeblanks.content import catalog
 from codeblanks.grading import grade, reading
-from codeblanks.grading.reading import read
+from codeblanks.grading.reading import READ_S, read
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import workers
 
@@ -54,3 +55,10 @@ def test_a_pool_whose_worker_died_is_replaced(sandbox):
     g = grade(lesson, lesson.exercise.solution, sandbox)
     assert g.correct, g.feedback
     assert workers.pool() is not broken
+
+
+def test_work_that_raises_in_a_worker_gives_none_and_keeps_the_pool():
+    before = workers.pool()
+    assert asyncio.run(workers.offload(int, "not a number", timeout=READ_S)) is None
+    assert workers.pool() is before
+    assert asyncio.run(workers.offload(int, "42", timeout=READ_S)) == 42

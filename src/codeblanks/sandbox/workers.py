@@ -3,9 +3,9 @@ learner's program: ``grading/reading.py``), off the web process's GIL.
 
 Only trusted code runs here: functions of CodeBlanks, on data it checked (a program's text is
 parsed, never run). The pool is started on first use, from a fork server (never a fork of the
-threaded web process), with a few workers. Work that fails (its worker died, or it took longer
-than its time) gives None, for the caller to say as the platform's failure; a worker that hangs
-or died takes its pool with it, and the next call starts a new one.
+threaded web process), with a few workers. Work that fails (it raised, its worker died, or it
+took longer than its time) gives None, for the caller to say as the platform's failure; a worker
+that hangs or died takes its pool with it, and the next call starts a new one.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from typing import Any, TypeVar
 log = logging.getLogger("codeblanks.sandbox")
 T = TypeVar("T")
 
-# Work at once: each piece is short, and the cores are the sandbox runs' first.
-WORKERS = max(1, min(4, (os.cpu_count() or 1) // 2))
+# Work at once: each piece is short, and the cores are the sandbox runs' first (two at least, so
+# that one piece stuck until its time is up does not hold up all the others).
+WORKERS = max(2, min(4, (os.cpu_count() or 1) // 2))
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
@@ -83,5 +84,8 @@ async def offload(fn: Callable[..., T], *args: Any, timeout: float) -> T | None:
         log.warning("%s took over %g s in a worker process", fn.__qualname__, timeout)
     except BrokenExecutor:
         log.warning("the worker process running %s died", fn.__qualname__)
+    except Exception:  # the work's own failure: the worker is fine, the caller says so
+        log.exception("%s failed in a worker process", fn.__qualname__)
+        return None
     _discard(current)
     return None
