@@ -232,3 +232,22 @@ def test_a_program_cannot_say_itself_which_lines_ran(sandbox):
     line = _line_of(code, "X @ X")
     forged = code + f"__ran_lines__ = {{('<module>', 1, {line}), ('<module>', 1, {line + 1})}}\n"
     assert "never runs" in grade(lesson, forged, sandbox).feedback[0]
+
+
+def test_a_comprehension_that_never_runs_is_refused_and_one_that_runs_counts(sandbox):
+    # a function exercise: its tests call the learner's function, and that run counts
+    lesson = _lesson("py-comprehensions")
+    solution = lesson.exercise.solution
+    assert grade(lesson, solution, sandbox).correct
+    looped = _swap(
+        solution,
+        "    return [word.upper() for word in words if len(word) >= n]",
+        "    kept = []\n"
+        "    for word in words:\n"
+        "        if len(word) >= n:\n"
+        "            kept.append(word.upper())\n"
+        "    return kept\n"
+        "    return [word.upper() for word in words if len(word) >= n]",
+    )
+    g = grade(lesson, looped, sandbox)
+    assert not g.correct and "never runs" in g.feedback[0], g.feedback
