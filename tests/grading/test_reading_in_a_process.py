@@ -62,3 +62,7 @@ def test_work_that_raises_in_a_worker_gives_none_and_keeps_the_pool():
     assert asyncio.run(workers.offload(int, "not a number", timeout=READ_S)) is None
     assert workers.pool() is before
     assert asyncio.run(workers.offload(int, "42", timeout=READ_S)) == 42
+
+
+def test_the_workers_yield_the_cpu_to_the_web_process():
+    assert workers.pool().submit(os.nice, 0).result() == os.nice(0) + workers.NICENESS

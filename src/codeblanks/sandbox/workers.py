@@ -26,6 +26,10 @@ T = TypeVar("T")
 # that one piece stuck until its time is up does not hold up all the others).
 WORKERS = max(2, min(4, (os.cpu_count() or 1) // 2))
 
+# The workers' niceness, added to the web process's: under CPU contention its event loop (every
+# request's latency) and the sandbox's runs come before a reading.
+NICENESS = 5
+
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 
@@ -39,7 +43,9 @@ def pool(preload: str | None = None) -> ProcessPoolExecutor:
             context = multiprocessing.get_context("forkserver")
             if preload:
                 context.set_forkserver_preload([preload])
-            _pool = ProcessPoolExecutor(WORKERS, mp_context=context)
+            _pool = ProcessPoolExecutor(
+                WORKERS, mp_context=context, initializer=os.nice, initargs=(NICENESS,)
+            )
         return _pool
 
 
