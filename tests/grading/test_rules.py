@@ -251,3 +251,24 @@ def test_a_comprehension_that_never_runs_is_refused_and_one_that_runs_counts(san
     )
     g = grade(lesson, looped, sandbox)
     assert not g.correct and "never runs" in g.feedback[0], g.feedback
+
+
+def test_a_module_the_program_writes_or_runs_text_with_is_refused(sandbox):
+    lesson = _lesson("batches-and-einsum")
+    helper = "def mix(W, X):\\n    return np.stack([w @ x for w, x in zip(W, X)])\\n"
+    written = _swap(
+        lesson.exercise.solution,
+        Y_LINE,
+        f'open("helper.py", "w").write("import numpy as np\\n{helper}")\n'
+        "import sys\n"
+        'sys.path.insert(0, ".")\n'
+        "import helper\n"
+        "Y = helper.mix(W, X)",
+    )
+    line = _line_of(written, "import helper")
+    assert grade(lesson, written, sandbox).feedback == (
+        f"The task says: “{EINSUM_RULE}” Your program uses `import helper` on line {line}: code "
+        "reached or run through text cannot be checked against the task. Write the code out.",
+    )
+    runner = _swap(lesson.exercise.solution, "import numpy as np", "import numpy as np, runpy")
+    assert "uses `import runpy` on line 1" in grade(lesson, runner, sandbox).feedback[0]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,6 +38,11 @@ _LOOPS = {
 _LOOPS["loop"] = _LOOPS["for"] + _LOOPS["while"] + _LOOPS["comprehension"]
 # Code made from text at run time, which no rule can read: refused wherever a lesson has rules.
 _DYNAMIC = frozenset({"exec", "eval", "compile", "__import__", "__builtins__"})
+# ... and modules that run text or bytes as code, or any module but the standard library's and
+# NumPy (a file the program wrote itself, say).
+_RUNNERS = frozenset({"builtins", "code", "codeop", "runpy", "importlib", "pickle", "marshal",
+                      "ctypes"})  # fmt: skip
+_KNOWN = (sys.stdlib_module_names - _RUNNERS) | {"numpy"}
 _COMPS = {
     ast.ListComp: "<listcomp>",
     ast.SetComp: "<setcomp>",
@@ -145,7 +151,13 @@ def _scoped(tree: ast.Module) -> Iterator[tuple[ast.AST, Scope]]:
 
 
 def _dynamic(node: ast.AST, modules: set[str]) -> str | None:
-    """What ``node`` runs from text, or reaches a module's names by text with: its name."""
+    """What ``node`` runs from text, or reaches a module's names by text with, or imports that
+    no rule can read: its name."""
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+        unknown = [n for n in names if (n or "").split(".")[0] not in _KNOWN]
+        if unknown or (isinstance(node, ast.ImportFrom) and node.level):
+            return f"import {unknown[0] if unknown else '.'}"
     if isinstance(node, ast.Name) and node.id in _DYNAMIC:
         return node.id
     if isinstance(node, ast.Attribute) and node.attr in _DYNAMIC - {"compile"}:
