@@ -1,8 +1,9 @@
-"""A grade reads the learner's program (parses it, makes one substitution per hidden case) in
-a worker thread, not on the event loop (issue 19: eight 64 KiB programs stalled /healthz for
-seconds). Proven without timing: while the reading is held inside, a coroutine must still run
-on the loop; the reading waits for it. On the loop, the wait could never end (it gives up after
-a long minute and the test fails)."""
+"""The reference reads the lesson's programs, and a blank's answer is read, in a worker thread,
+not on the event loop (issue 19: eight 64 KiB programs stalled /healthz for seconds). Proven
+without timing: while the reading is held inside, a coroutine must still run on the loop; the
+reading waits for it. On the loop, the wait could never end (it gives up after a long minute and
+the test fails). (A learner's program is read in a worker process: test_reading_in_a_process.py
+and tests/web/test_grades_off_the_gil.py.)"""
 
 from __future__ import annotations
 
@@ -15,13 +16,12 @@ import pytest
 
 from codeblanks.grading import acheck_blank, agrade
 
-GRADE = importlib.import_module("codeblanks.grading.grade")  # (the package exports `grade()`)
 REFERENCE = importlib.import_module("codeblanks.grading.reference")
 
 PATIENCE_S = 60.0  # only ever waited out when the reading blocks the loop
 
 
-@pytest.mark.parametrize("module", [GRADE, REFERENCE], ids=["grade", "reference"])
+@pytest.mark.parametrize("module", [REFERENCE], ids=["reference"])
 def test_the_loop_runs_while_a_program_is_read(softmax_lesson, monkeypatch, module):
     real = module.cases_for
     inside, probed = threading.Event(), threading.Event()

@@ -8,8 +8,10 @@ import pytest
 from codeblanks.content import catalog
 from codeblanks.content.model import Rule
 from codeblanks.grading import grade
+from codeblanks.grading.reading import read
 from codeblanks.grading.rules import own_uses
 from codeblanks.i18n import language
+from codeblanks.sandbox.inside.wire import PRIVATE_END
 
 from .grading_helpers import with_grading
 
@@ -122,3 +124,151 @@ def test_a_counted_input_keeps_every_line_number(sandbox):
     for each in (lesson, counted):
         g = grade(each, broken, sandbox)
         assert g.verdict == "error" and g.line == line, g.feedback
+
+
+# Security review S10: a required construct counts only where it ran, and code run from text
+# (which no rule can read) is refused wherever a lesson has rules.
+S_LINE = "S = X @ X.swapaxes(1, 2)"
+Y_LINE = 'Y = np.einsum("bnm,bmd->bnd", W, X)'
+# Right on every case without `@` or np.einsum
+S_PLAIN = "S = np.matmul(X, X.swapaxes(1, 2))"
+Y_PLAIN = "Y = np.matmul(W, X)"
+
+
+def _plain(solution: str) -> str:
+    return _swap(_swap(solution, S_LINE, S_PLAIN), Y_LINE, Y_PLAIN)
+
+
+def _line_of(code: str, text: str) -> int:
+    return next(i for i, line in enumerate(code.splitlines(), 1) if text in line)
+
+
+def test_a_loop_inside_exec_is_refused_with_the_rule_quoted(sandbox):
+    lesson = _lesson("batches-and-einsum")
+    hidden = _swap(
+        lesson.exercise.solution,
+        Y_LINE,
+        "Y = np.zeros((X.shape[0], W.shape[1], X.shape[2]))\n"
+        'exec("f" + "or i in range(len(X)): Y[i] = W[i] @ X[i]")\n'
+        "if False:\n"
+        f"    {Y_LINE}",
+    )
+    g = grade(lesson, hidden, sandbox)
+    line = _line_of(hidden, "exec(")
+    assert not g.correct and g.line == line
+    assert g.feedback == (
+        f"The task says: “{EINSUM_RULE}” Your program uses `exec` on line {line}: code reached "
+        "or run through text cannot be checked against the task. Write the code out.",
+    )
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ('getattr(np, "ein" + "sum")("bnm,bmd->bnd", W, X)', "getattr"),
+        ('eval("np.einsum")("bnm,bmd->bnd", W, X)', "eval"),
+        ('__import__("numpy").einsum("bnm,bmd->bnd", W, X)', "__import__"),
+    ],
+)
+def test_code_reached_through_text_is_refused(sandbox, text, name):
+    lesson = _lesson("batches-and-einsum")
+    dodged = _swap(lesson.exercise.solution, Y_LINE, f"Y = {text}")
+    (said,) = grade(lesson, dodged, sandbox).feedback
+    assert said.startswith(f"The task says: “{EINSUM_RULE}” Your program uses `{name}` on line")
+
+
+DEAD = {
+    "under if False": "if False:\n    S = X @ X\n    Y = np.einsum('i', X)\n",
+    "in an uncalled function": "def never():\n    return X @ X, np.einsum('i', X)\n",
+    "in an uncalled lambda": "never = lambda: (X @ X, np.einsum('i', X))\n",
+}
+
+
+@pytest.mark.parametrize("dead", DEAD.values(), ids=list(DEAD))
+def test_a_required_construct_only_in_dead_code_is_refused(sandbox, dead):
+    lesson = _lesson("batches-and-einsum")
+    code = _plain(lesson.exercise.solution) + "\n" + dead
+    g = grade(lesson, code, sandbox)
+    line = _line_of(code, "X @ X")
+    assert not g.correct and g.line == line
+    assert g.feedback == (
+        f"The task says: “{EINSUM_RULE}” Your program has `@` on line {line}, but that code "
+        "never runs: the result must be computed with it.",
+    )
+
+
+def test_a_required_construct_that_runs_in_a_function_counts(sandbox):
+    lesson = _lesson("batches-and-einsum")
+    called = _swap(
+        lesson.exercise.solution,
+        S_LINE,
+        "def scores(X):\n    return X @ X.swapaxes(1, 2)\n\n\nS = scores(X)",
+    )
+    assert grade(lesson, called, sandbox).correct
+    # a function the program defines but never calls does not count, even when another does
+    uncalled = called.replace("S = scores(X)", S_PLAIN)
+    assert "never runs" in grade(lesson, uncalled, sandbox).feedback[0]
+
+
+def test_a_lesson_without_a_required_construct_runs_untraced():
+    lesson = _lesson("kv-cache")  # rules, none requiring a construct
+    reading = read(lesson, lesson.exercise.solution)
+    assert reading.facts.watch(lesson) == frozenset()
+    assert not any(PRIVATE_END in case.code for case in reading.cases)
+    einsum = _lesson("batches-and-einsum")
+    reading = read(einsum, einsum.exercise.solution)
+    assert reading.facts.watch(einsum) == {
+        _line_of(einsum.exercise.solution, S_LINE),
+        _line_of(einsum.exercise.solution, Y_LINE),
+    }
+    assert all(PRIVATE_END in case.code for case in reading.cases)
+
+
+def test_a_program_cannot_say_itself_which_lines_ran(sandbox):
+    lesson = _lesson("batches-and-einsum")
+    code = (
+        _plain(lesson.exercise.solution) + "\nif False:\n    S = X @ X\n    Y = np.einsum('i', X)\n"
+    )
+    line = _line_of(code, "X @ X")
+    forged = code + f"__ran_lines__ = {{('<module>', 1, {line}), ('<module>', 1, {line + 1})}}\n"
+    assert "never runs" in grade(lesson, forged, sandbox).feedback[0]
+
+
+def test_a_comprehension_that_never_runs_is_refused_and_one_that_runs_counts(sandbox):
+    # a function exercise: its tests call the learner's function, and that run counts
+    lesson = _lesson("py-comprehensions")
+    solution = lesson.exercise.solution
+    assert grade(lesson, solution, sandbox).correct
+    looped = _swap(
+        solution,
+        "    return [word.upper() for word in words if len(word) >= n]",
+        "    kept = []\n"
+        "    for word in words:\n"
+        "        if len(word) >= n:\n"
+        "            kept.append(word.upper())\n"
+        "    return kept\n"
+        "    return [word.upper() for word in words if len(word) >= n]",
+    )
+    g = grade(lesson, looped, sandbox)
+    assert not g.correct and "never runs" in g.feedback[0], g.feedback
+
+
+def test_a_module_the_program_writes_or_runs_text_with_is_refused(sandbox):
+    lesson = _lesson("batches-and-einsum")
+    helper = "def mix(W, X):\\n    return np.stack([w @ x for w, x in zip(W, X)])\\n"
+    written = _swap(
+        lesson.exercise.solution,
+        Y_LINE,
+        f'open("helper.py", "w").write("import numpy as np\\n{helper}")\n'
+        "import sys\n"
+        'sys.path.insert(0, ".")\n'
+        "import helper\n"
+        "Y = helper.mix(W, X)",
+    )
+    line = _line_of(written, "import helper")
+    assert grade(lesson, written, sandbox).feedback == (
+        f"The task says: “{EINSUM_RULE}” Your program uses `import helper` on line {line}: code "
+        "reached or run through text cannot be checked against the task. Write the code out.",
+    )
+    runner = _swap(lesson.exercise.solution, "import numpy as np", "import numpy as np, runpy")
+    assert "uses `import runpy` on line 1" in grade(lesson, runner, sandbox).feedback[0]

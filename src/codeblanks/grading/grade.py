@@ -19,10 +19,11 @@ from typing import Any, TypeVar
 from codeblanks.content.model import BLANK, Lesson, Mistake
 from codeblanks.content.pysource import blank_lines
 from codeblanks.grading.arrays import ArrayPair, array_pairs
-from codeblanks.grading.cases import VISIBLE, Case, MissingInputs, cases_for, describe
+from codeblanks.grading.cases import VISIBLE, Case, describe
 from codeblanks.grading.compare import OutputMatch, compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests
 from codeblanks.grading.mistakes import matching_mistake
+from codeblanks.grading.reading import aread
 from codeblanks.grading.reference import (
     PLATFORM_FAILURES,
     Reference,
@@ -32,7 +33,7 @@ from codeblanks.grading.reference import (
     reference_failed,
     run_cases,
 )
-from codeblanks.grading.rules import rule_break
+from codeblanks.grading.rules import RAN, Facts, rule_break
 from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.grading.verdicts import Verdict, run_failure, unchecked
@@ -136,7 +137,7 @@ async def agrade(
     """``client`` (the learner's session, an API caller's address) is whom the sandbox counts
     the runs to when it shares itself fairly between learners."""
     sandbox = sandbox or get_sandbox()
-    runs, ref, missing = await agrade_runs(lesson, code, sandbox, client=client)
+    runs, ref, missing, facts = await _runs(lesson, code, sandbox, client=client)
     if ref.platform_failure is None and (failed := ref.solution_failure) is not None:
         # The lesson is proven (`codeblanks check`): its solution failing here is the moment's
         # doing, and judging against it would pass any program that prints the right text.
@@ -153,7 +154,7 @@ async def agrade(
         )
     # Off the event loop: the feedback's cost (diffs, tracebacks, value comparison) depends on
     # the learner's output, and pages and /healthz must answer meanwhile.
-    return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing)
+    return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing, facts)
 
 
 async def agrade_runs(
@@ -164,23 +165,41 @@ async def agrade_runs(
     patient: bool = False,
     client: str | None = None,
 ) -> tuple[dict[str, RunResult], Reference, str | None]:
-    """The learner's runs and the reference, fetched together. The cases run in one sandbox
-    child, in order (one slot, one fork): the visible case first and the variants only if it
-    ended normally: a program that loops, sleeps or fails there would do the same on every
-    variant, so running them would only cost the node (and the other learners) for nothing.
-    After a variant, only a costly failure (time, memory, output) ends the grade: an error is
-    cheap, and an anticipated mistake is recognised on every case."""
+    """The learner's runs and the reference (``_runs``), without what the rules read."""
+    runs, ref, missing, _facts = await _runs(lesson, code, sandbox, gate, patient, client)
+    return runs, ref, missing
+
+
+async def _runs(
+    lesson: Lesson,
+    code: str,
+    sandbox: Runner,
+    gate: asyncio.Semaphore | None = None,
+    patient: bool = False,
+    client: str | None = None,
+) -> tuple[dict[str, RunResult], Reference, str | None, Facts | None]:
+    """The learner's runs and the reference, fetched together, and what the task's rules read
+    in the program (None: not read). The cases run in one sandbox child, in order (one slot,
+    one fork): the visible case first and the variants only if it ended normally: a program
+    that loops, sleeps or fails there would do the same on every variant, so running them
+    would only cost the node (and the other learners) for nothing. After a variant, only a
+    costly failure (time, memory, output) ends the grade: an error is cheap, and an
+    anticipated mistake is recognised on every case."""
     values = lesson.exercise.grading.values
+    if any(rule.require for rule in lesson.exercise.grading.rules):
+        values += (RAN,)  # the lines the traced cases ran (``rules.traced``)
     cases: list[Case] = []
     missing = None
+    facts: Facts | None = None
 
     async def learner() -> dict[str, RunResult]:
-        nonlocal cases, missing
-        try:
-            cases, missing = await read_cases(lesson, code)
-        except TimeoutError:
-            log.warning("reading a program of %d characters took over %g s", len(code), READ_S)
+        nonlocal cases, missing, facts
+        # In a worker process (``reading.py``): parsing holds the GIL, and pages and /healthz
+        # must answer meanwhile. (The web charges that cost to the client: ``programs_for``.)
+        reading = await aread(lesson, code)
+        if reading is None:
             return {VISIBLE: RunResult(SANDBOX_ERROR)}
+        cases, missing, facts = reading.cases, reading.missing, reading.facts
         return await run_cases(
             sandbox,
             lesson,
@@ -208,23 +227,7 @@ async def agrade_runs(
             sandbox, lesson, failed, values + extra, gate=gate, patient=patient, client=client
         )
         runs.update({name: run for name, run in again.items() if run.verdict == ERROR})
-    return runs, ref, missing.message() if missing else None
-
-
-# The most a grade waits for the program to be parsed and its variants made (a 64 KiB program
-# takes well under a second): past it the learner is asked to try again, never judged on less.
-READ_S = 30.0
-
-
-async def read_cases(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:
-    """``cases_for`` in a worker thread, within ``READ_S``: parsing the program and making one
-    substitution per variant costs in proportion to its size, and pages and /healthz must
-    answer meanwhile. (The web charges that cost to the client: ``programs_for``.)"""
-    # ``asyncio.to_thread`` in all but name: its future, not a coroutine that ``wait_for`` would
-    # wrap in one more task.
-    context = contextvars.copy_context()
-    reading = asyncio.get_running_loop().run_in_executor(None, context.run, cases_for, lesson, code)
-    return await asyncio.wait_for(reading, READ_S)
+    return runs, ref, missing.message() if missing else None, facts
 
 
 _COSTLY = (TIMEOUT, MEMORY_LIMIT, OUTPUT_LIMIT)
@@ -260,9 +263,11 @@ def judge(
     runs: dict[str, RunResult],
     ref: Reference,
     missing: str | None,
+    facts: Facts | None = None,
 ) -> Grade:
     """The Grade of a program that ran: the first case that fails (the visible one, then the
-    variants in the lesson's order) decides it, then the rules the task states."""
+    variants in the lesson's order) decides it, then the rules the task states (``facts``: what
+    they read in the program, when it was read in the worker already)."""
     j = _Judging(lesson, code, runs, ref)
     # The platform failed somewhere: say so and judge nothing.
     for name, run in runs.items():
@@ -281,7 +286,7 @@ def judge(
         if (found := judge_case(j, name, run, sol)) is not None:
             return found
     # Right on every case: last, the rules the task states (what the code uses, what it does).
-    if (broken := rule_break(lesson, code, runs, ref.solution)) is not None:
+    if (broken := rule_break(lesson, code, runs, ref.solution, facts)) is not None:
         return graded(j, INCORRECT, broken.case, [broken.message], line=broken.line)
     return graded(j, CORRECT, None, [])
 

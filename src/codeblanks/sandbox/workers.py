@@ -1,0 +1,97 @@
+"""A small pool of worker processes for the trusted side's own CPU-bound work (reading a
+learner's program: ``grading/reading.py``), off the web process's GIL.
+
+Only trusted code runs here: functions of CodeBlanks, on data it checked (a program's text is
+parsed, never run). The pool is started on first use, from a fork server (never a fork of the
+threaded web process), with a few workers. Work that fails (it raised, its worker died, or it
+took longer than its time) gives None, for the caller to say as the platform's failure; a worker
+that hangs or died takes its pool with it, and the next call starts a new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+log = logging.getLogger("codeblanks.sandbox")
+T = TypeVar("T")
+
+# Work at once: each piece is short, and the cores are the sandbox runs' first (two at least, so
+# that one piece stuck until its time is up does not hold up all the others).
+WORKERS = max(2, min(4, (os.cpu_count() or 1) // 2))
+
+# The workers' niceness, added to the web process's: under CPU contention its event loop (every
+# request's latency) and the sandbox's runs come before a reading.
+NICENESS = 5
+
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+
+
+def pool(preload: str | None = None) -> ProcessPoolExecutor:
+    """The pool, started on first use; its fork server imports ``preload`` (a module name) once
+    for every worker, rather than the web process's __main__ (the default)."""
+    global _pool
+    with _lock:
+        if _pool is None:
+            context = multiprocessing.get_context("forkserver")
+            if preload:
+                context.set_forkserver_preload([preload])
+            _pool = ProcessPoolExecutor(
+                WORKERS, mp_context=context, initializer=os.nice, initargs=(NICENESS,)
+            )
+        return _pool
+
+
+def _discard(stopped: ProcessPoolExecutor) -> None:
+    """Stop a pool whose worker hangs or died; the next call starts a new one. (Work in flight
+    there fails as the platform's: rare, and better than a worker stuck for good.)"""
+    global _pool
+    with _lock:
+        if _pool is stopped:
+            _pool = None
+    # The executor has no public way to end a busy worker.
+    for process in list((getattr(stopped, "_processes", None) or {}).values()):
+        process.kill()
+    stopped.shutdown(wait=False, cancel_futures=True)
+
+
+def _submit(
+    fn: Callable[..., T], args: tuple[Any, ...]
+) -> tuple[ProcessPoolExecutor, Future[T]] | None:
+    """``fn(*args)`` started in the pool: in a new pool if this one broke while idle (a worker
+    killed between calls); None if that fails too."""
+    for _attempt in range(2):
+        current = pool(fn.__module__)
+        try:
+            return current, current.submit(fn, *args)
+        except BrokenExecutor:
+            _discard(current)
+        except RuntimeError:  # another call's failure stopped this pool a moment ago
+            pass
+    return None
+
+
+async def offload(fn: Callable[..., T], *args: Any, timeout: float) -> T | None:
+    """``fn(*args)`` in a worker process (``fn`` and its arguments picklable), within
+    ``timeout`` seconds; None when the pool failed at it (its worker died or hangs)."""
+    if (started := _submit(fn, args)) is None:
+        return None
+    current, future = started
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+    except TimeoutError:
+        log.warning("%s took over %g s in a worker process", fn.__qualname__, timeout)
+    except BrokenExecutor:
+        log.warning("the worker process running %s died", fn.__qualname__)
+    except Exception:  # the work's own failure: the worker is fine, the caller says so
+        log.exception("%s failed in a worker process", fn.__qualname__)
+        return None
+    _discard(current)
+    return None
