@@ -37,6 +37,10 @@ def pytest_collection_modifyitems(session, config, items):
 # came first) are kept on purpose, as in a server.
 LEFT_BEHIND_S = 60.0
 KEPT_THREADS = ("site_", "mail_", "sandbox-run_", "asyncio_", "ThreadPoolExecutor-")
+# The reading's worker pool (codeblanks.sandbox.workers): its manager and queue threads, and
+# multiprocessing's own fork server and resource tracker, are the process's for its lifetime.
+KEPT_POOL_THREADS = ("_ExecutorManagerThread", "QueueFeederThread")
+KEPT_PROCESSES = ("multiprocessing.forkserver", "multiprocessing.resource_tracker")
 
 
 def _children() -> set[int]:
@@ -60,7 +64,9 @@ def _state(pid: int) -> str | None:
 
 
 def _kept(thread: threading.Thread) -> bool:
-    if thread.name.startswith(KEPT_THREADS):
+    if thread.name.startswith(KEPT_THREADS) or thread.name == "QueueFeederThread":
+        return True
+    if type(thread).__name__ in KEPT_POOL_THREADS:
         return True
     shared = service.shared()
     return shared is not None and thread in shared.service_threads()
@@ -70,7 +76,11 @@ def _left(threads_before: set[threading.Thread], children_before: set[int]) -> l
     shared = service.shared()
     mine = {shared.launcher_pid} if shared is not None else set()
     threads = [t for t in threading.enumerate() if t not in threads_before and not _kept(t)]
-    children = _children() - children_before - mine
+    children = {
+        pid
+        for pid in _children() - children_before - mine
+        if not any(kept in _cmdline(pid) for kept in KEPT_PROCESSES)
+    }
     return [f"thread {t.name!r}" for t in threads if t.is_alive()] + [
         f"process {pid} ({_cmdline(pid)})" for pid in children
     ]

@@ -92,6 +92,7 @@ ESCAPES = (
     "import sys\n"
     "print('\\x1b[2J\\x1b]0;owned\\x07title\\tok\\r')\n"
     "sys.stderr.write('\\x1b[31mred\\u202e\\n')\n"
+    "print('zero\\u200bwidth\\ufeff, joined\\u200d')\n"
 )
 
 
@@ -100,7 +101,10 @@ def test_run_shows_a_programs_control_characters_visibly(tmp_path, capsys):
     text: shown as escapes instead. Newline and tab stay as they are."""
     assert main(["run", write(tmp_path, "esc.py", ESCAPES)]) == 0
     out, err = capsys.readouterr()
-    assert out == "\\x1b[2J\\x1b]0;owned\\x07title\tok\\r\n"
+    assert out == (
+        "\\x1b[2J\\x1b]0;owned\\x07title\tok\\r\n"
+        "zero\\u200bwidth\\ufeff, joined\u200d\n"  # the joiner some scripts need stays
+    )
     assert err == "\\x1b[31mred\\u202e\n"
     assert "\x1b" not in out + err and "\x07" not in out
 
@@ -108,7 +112,8 @@ def test_run_shows_a_programs_control_characters_visibly(tmp_path, capsys):
 def test_run_raw_writes_the_output_as_it_is(tmp_path, capsys):
     assert main(["run", "--raw", write(tmp_path, "esc.py", ESCAPES)]) == 0
     out, err = capsys.readouterr()
-    assert out == "\x1b[2J\x1b]0;owned\x07title\tok\r\n" and err == "\x1b[31mred\u202e\n"
+    assert out == "\x1b[2J\x1b]0;owned\x07title\tok\r\nzero\u200bwidth\ufeff, joined\u200d\n"
+    assert err == "\x1b[31mred\u202e\n"
 
 
 def test_grade_shows_a_programs_control_characters_visibly(qkv, tmp_path, capsys):

@@ -98,9 +98,14 @@ def problem_line(problem: Problem) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-# C0 controls but newline and tab, DEL, C1 controls, and the Unicode marks that reorder or
-# hide text (bidirectional overrides and isolates, zero-width joiners aside).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# C0 controls but newline and tab, DEL, C1 controls, the Unicode marks that reorder text
+# (bidirectional overrides and isolates) and the invisible ones that hide it (zero-width space,
+# word joiner and invisible operators, the zero-width no-break space); the zero-width joiners,
+# which some scripts and emoji need, aside.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u2069\ufeff]"
+)
 
 
 def _escape(match: re.Match) -> str:
