@@ -78,11 +78,21 @@ def test_a_wrong_longdouble_value_gets_a_verdict_as_plain_json(tmp_path, capsys)
     assert json.loads(capsys.readouterr().out)["verdict"] == "incorrect"
 
 
+# What a run hands over for a variable: an array of numbers, else its repr (any text), or none.
+reported = st.one_of(
+    arrays(),
+    st.none(),
+    st.text(max_size=10),
+    st.sampled_from(("[1, 2]", "{'a': [1]}", "(1,)", "'x'", "{1, 2}", "1" * 5000, "[" * 300)),
+)
+
+
 @settings(max_examples=150, deadline=None)
-@given(arrays(), arrays(), st.booleans())
+@given(reported, reported, st.booleans())
 def test_values_of_any_dtype_compare_and_keep_as_plain_json(got, expected, exact):
-    """Any two values of NumPy's numeric dtypes (longdouble, clongdouble, uint64 ...): the
-    sentences and the kept pictures, never an exception, and the pictures plain JSON."""
+    """Any two values a run reports (arrays of every numeric dtype: longdouble, clongdouble,
+    uint64 ...; reprs; none): the sentences and the kept pictures, never an exception, and the
+    pictures plain JSON."""
     values = {"x": got}, {"x": expected}
     assert isinstance(compare_values(*values, ("x",), exact_dtype=exact), list)
     kept = [pair.to_json() for pair in array_pairs(*values, ("x",))]

@@ -247,3 +247,17 @@ def test_a_forged_result_through_the_sandbox_gets_a_verdict(sandbox):
         g = grade(lesson, code, sandbox)
         assert g.verdict == "incorrect", (data, g)
         assert json.dumps(g.to_json())
+
+
+def test_a_longdouble_inside_a_result_travels_as_json():
+    """An honest result holding float128 or complex256 values (lessontest's JSON could not
+    write them: the test stopped with a TypeError) reads back equal to its float64 twin."""
+    from codeblanks.sandbox.inside import lessontest
+
+    wide = (np.array([[1.5], [2.5]], dtype=np.longdouble), np.clongdouble(1 + 2j))
+    narrow = (np.array([[1.5], [2.5]]), 1 + 2j)
+    (text, encoded), (twin, _) = lessontest._kept(wide), lessontest._kept(narrow)
+    assert encoded and f'"dtype":"{np.dtype(np.longdouble)}"' in text
+    assert difference(read(repr(text), True), read(repr(twin), True), Rules()) is None
+    if np.dtype(np.longdouble).itemsize > 8:  # a wider float than float64 here: not the same type
+        assert difference(read(repr(text), True), read(repr(twin), True), Rules(exact=True))
