@@ -571,3 +571,13 @@ def test_an_odd_exit_status_keeps_the_output_and_runs_none_of_the_programs_code(
     r = run(HOSTILE + "print('did the work')\n" + code)
     assert (r.stdout, r.exit_code, r.stderr) == ("did the work\n", status, stderr), r
     assert r.verdict == ("ok" if status == 0 else "error"), r
+
+
+def test_a_runner_the_program_broke_shows_no_platform_frames(run):
+    """The zygote's last resort, when the runner itself fails after the program broke it, tells
+    the learner so in a line, without the platform's frames and source lines."""
+    code = "import sys\nsys.modules['runner']._learner_traceback = None\n1 / 0\n"
+    r = run(code)
+    assert (
+        r.verdict == "error" and r.stderr == "[the sandbox could not finish this run: TypeError]\n"
+    )
