@@ -15,7 +15,7 @@ from codeblanks.grading import grade
 from codeblanks.grading.arrays import MOST, array_pairs
 from codeblanks.grading.values import compare_values
 
-from .test_forged_values import arrays
+from .test_forged_values import SLOW, arrays
 
 
 def mistake(lesson, name: str) -> str:
@@ -87,7 +87,7 @@ reported = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=SLOW)
 @given(reported, reported, st.booleans())
 def test_values_of_any_dtype_compare_and_keep_as_plain_json(got, expected, exact):
     """Any two values a run reports (arrays of every numeric dtype: longdouble, clongdouble,

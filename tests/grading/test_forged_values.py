@@ -9,13 +9,16 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codeblanks.grading import grade, pyvalues
 from codeblanks.grading.pyvalues import Rules, Unreadable, difference, read, show
 
 from .grading_helpers import make_lesson
+
+# Counts of examples, no clock: a busy machine takes longer, it does not fail.
+SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
 
 HUGE = (10**400, -(10**400), 2**64, 2**63, -(2**63) - 1, 10**29, 2**1100)
 # Every dtype NumPy names, the platform's widest (longdouble, clongdouble) among them, and
@@ -162,13 +165,13 @@ rules = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=SLOW)
 @given(trees)
 def test_reading_a_forged_result_gives_a_value_or_refuses(data):
     reading(data)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=SLOW)
 @given(values, values, rules)
 def test_any_two_results_compare_to_same_or_a_sentence(got, expected, how):
     if got is Unreadable or expected is Unreadable:
