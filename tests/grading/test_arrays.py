@@ -6,10 +6,16 @@ from __future__ import annotations
 import json
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from codeblanks.cli.main import main
 from codeblanks.content import catalog
 from codeblanks.grading import grade
 from codeblanks.grading.arrays import MOST, array_pairs
+from codeblanks.grading.values import compare_values
+
+from .test_forged_values import SLOW, arrays
 
 
 def mistake(lesson, name: str) -> str:
@@ -49,3 +55,45 @@ def test_at_most_a_few_arrays_in_the_lessons_order():
     got = {k: np.zeros((2, 2)) for k in "abcd"}
     expected = {k: np.ones((2, 2)) for k in "abcd"}
     assert [p.name for p in array_pairs(got, expected, ("d", "c", "b", "a"))] == ["d", "c"][:MOST]
+
+
+def longdouble_q(lesson) -> str:
+    """The QKV solution with ``Q`` in the platform's widest float (float128 here) and one value
+    changed (security review S4)."""
+    q = "Q = X @ W_q"
+    return lesson.exercise.solution.replace(q, f"{q}\nQ = Q.astype(np.longdouble)\nQ[0, 0] += 1", 1)
+
+
+def test_a_wrong_longdouble_value_gets_a_verdict_as_plain_json(tmp_path, capsys):
+    lesson = catalog().lesson("query-key-value")
+    code = longdouble_q(lesson)
+    g = grade(lesson, code)
+    assert g.verdict == "incorrect" and any("`Q`" in line for line in g.feedback)
+    data = json.loads(json.dumps(g.to_json(), allow_nan=False))
+    (q,) = [pair for pair in data["arrays"] if pair["name"] == "Q"]
+    assert q["got"]["cells"][0][0] == 2.0 and q["expected"]["cells"][0][0] == 1.0
+    program = tmp_path / "model.py"
+    program.write_text(code)
+    assert main(["grade", lesson.id, str(program), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["verdict"] == "incorrect"
+
+
+# What a run hands over for a variable: an array of numbers, else its repr (any text), or none.
+reported = st.one_of(
+    arrays(),
+    st.none(),
+    st.text(max_size=10),
+    st.sampled_from(("[1, 2]", "{'a': [1]}", "(1,)", "'x'", "{1, 2}", "1" * 5000, "[" * 300)),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=SLOW)
+@given(reported, reported, st.booleans())
+def test_values_of_any_dtype_compare_and_keep_as_plain_json(got, expected, exact):
+    """Any two values a run reports (arrays of every numeric dtype: longdouble, clongdouble,
+    uint64 ...; reprs; none): the sentences and the kept pictures, never an exception, and the
+    pictures plain JSON."""
+    values = {"x": got}, {"x": expected}
+    assert isinstance(compare_values(*values, ("x",), exact_dtype=exact), list)
+    kept = [pair.to_json() for pair in array_pairs(*values, ("x",))]
+    json.dumps(kept, allow_nan=False)

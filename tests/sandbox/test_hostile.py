@@ -537,3 +537,46 @@ def test_a_program_that_closes_its_own_channels_is_judged_on_what_it_did(run):
     assert (r.verdict, r.exit_code) == ("error", 3), r
     r = run(code.replace("time.sleep(0.5)", "time.sleep(30)"), limits=RunLimits(wall_s=1))
     assert r.verdict == "timeout", r
+
+
+# -- the exit status (security review S11) ------------------------------------------------------
+
+HOSTILE = (
+    "def no(*args):\n    raise RuntimeError('the runner ran my code')\n"
+    "Methods = {name: no for name in ('__eq__', '__ne__', '__and__', '__index__', '__int__',"
+    " '__str__', '__repr__', '__format__', '__bool__', '__hash__', '__lt__', '__rand__')}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "stderr"),
+    [
+        ("raise SystemExit(type('Bad', (int,), Methods)(3))\n", 3, ""),
+        ("raise SystemExit(type('Bad', (int,), Methods)(2**100))\n", 255, ""),
+        ("raise SystemExit(type('Bad', (str,), Methods)('bye'))\n", 1, "bye\n"),
+        ("raise SystemExit(type('Bad', (), Methods)())\n", 1, "<Bad object>\n"),
+        ("raise SystemExit(10**400)\n", 255, ""),
+        ("raise SystemExit(-1)\n", 255, ""),
+        ("raise SystemExit(True)\n", 1, ""),
+        ("raise SystemExit(None)\n", 0, ""),
+        ("E = type('E', (SystemExit,), {'code': property(no)})\nraise E(4)\n", 4, ""),
+    ],
+)
+def test_an_odd_exit_status_keeps_the_output_and_runs_none_of_the_programs_code(
+    run, code, status, stderr
+):
+    """The runner reads the status without calling the program's methods: it does not die with
+    the output lost and the platform's frames shown."""
+    r = run(HOSTILE + "print('did the work')\n" + code)
+    assert (r.stdout, r.exit_code, r.stderr) == ("did the work\n", status, stderr), r
+    assert r.verdict == ("ok" if status == 0 else "error"), r
+
+
+def test_a_runner_the_program_broke_shows_no_platform_frames(run):
+    """The zygote's last resort, when the runner itself fails after the program broke it, tells
+    the learner so in a line, without the platform's frames and source lines."""
+    code = "import sys\nsys.modules['runner']._learner_traceback = None\n1 / 0\n"
+    r = run(code)
+    assert (
+        r.verdict == "error" and r.stderr == "[the sandbox could not finish this run: TypeError]\n"
+    )

@@ -115,6 +115,12 @@ def fresh_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def fresh_health_check(monkeypatch):
+    """/healthz's last sandbox check, none yet: each test's probe checks its own sandbox."""
+    monkeypatch.setattr(health, "_check", health.SandboxCheck())
+
+
 class FakeGrader:
     """Stands in for codeblanks.grading.agrade in view tests: the solution is correct, code with
     "boom" fails with a traceback, anything else prints what follows "print:" and is wrong."""

@@ -47,3 +47,33 @@ def test_api_grade_uses_the_grader(client):
 def test_healthz_runs_a_real_program(client):
     r = client.get("/healthz")
     assert r.status_code == 200 and r.json()["sandbox"] == "ok"
+
+
+@pytest.mark.django_db
+def test_api_grade_of_a_wrong_longdouble_value_is_a_verdict(client, monkeypatch):
+    """Security review S4: a checked value in float128 (an honest NumPy dtype) was a 500."""
+    from codeblanks.content import catalog
+    from codeblanks.web import selectors
+
+    qkv = catalog().lesson("query-key-value")
+    monkeypatch.setattr(selectors, "current_catalog", lambda: QkvCatalog(qkv))
+    q = "Q = X @ W_q"
+    code = qkv.exercise.solution.replace(q, f"{q}\nQ = Q.astype(np.longdouble)\nQ[0, 0] += 1")
+    r = client.post(f"/api/lessons/{qkv.id}/grade", json.dumps({"code": code}), "application/json")
+    assert r.status_code == 200 and r.json()["verdict"] == "incorrect"
+    assert [pair["name"] for pair in r.json()["arrays"]][0] == "Q"
+
+
+class QkvCatalog:
+    """The built-in QKV lesson alone."""
+
+    problems = ()
+
+    def __init__(self, lesson):
+        self.courses, self.only = (), lesson
+
+    def lesson(self, lesson_id):
+        return self.only if lesson_id == self.only.id else None
+
+    def lessons(self):
+        return [self.only]

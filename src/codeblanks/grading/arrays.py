@@ -51,11 +51,20 @@ class ArrayPair:
         }
 
 
-def json_number(value: Number) -> Number | str:
-    """JSON has no NaN or infinity: those travel as the strings "nan", "inf" and "-inf"."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    return value
+def json_number(value: object) -> Number | str:
+    """JSON has no NaN or infinity: those travel as the strings "nan", "inf" and "-inf". Any
+    other number (a NumPy scalar, a longdouble) as Python's own, so ``json.dumps`` takes it."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return str(value)
+    if not math.isfinite(number):
+        return "nan" if math.isnan(number) else ("inf" if number > 0 else "-inf")
+    return number
 
 
 def _grid(value: Any) -> np.ndarray | None:
@@ -67,8 +76,12 @@ def _grid(value: Any) -> np.ndarray | None:
 def _side(array: np.ndarray | None) -> ArraySide | None:
     if array is None:
         return None
-    part = array[:CAP, :CAP].tolist()  # Python bools, ints and floats
-    return ArraySide((int(array.shape[0]), int(array.shape[1])), tuple(map(tuple, part)))
+    part = array[:CAP, :CAP]
+    if part.dtype.kind == "f" and part.dtype.itemsize > 8:  # longdouble: its tolist() keeps it
+        with np.errstate(all="ignore"):
+            part = part.astype(np.float64)
+    cells = part.tolist()  # Python bools, ints and floats
+    return ArraySide((int(array.shape[0]), int(array.shape[1])), tuple(map(tuple, cells)))
 
 
 def _differ(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> np.ndarray:

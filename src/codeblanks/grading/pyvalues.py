@@ -66,7 +66,9 @@ _PLAIN = {
 
 def read(raw: Any, encoded: bool) -> Any:
     """The value a run captured for a test: an array as it came (``encoded`` False), else the
-    JSON text read back. Raises ``Unreadable``."""
+    JSON text read back. Raises ``Unreadable``. The text is the learner's to forge: what comes
+    back is one of the kinds the module docstring names (Python's numbers, str, lists, ``Thing``,
+    arrays of numbers), nested at most ``DEPTH`` deep, or ``Unreadable``."""
     if not encoded:
         if isinstance(raw, np.ndarray | np.generic):
             return np.asarray(raw)
@@ -74,8 +76,16 @@ def read(raw: Any, encoded: bool) -> Any:
     if not isinstance(raw, str):
         raise Unreadable
     try:
-        return _node(json.loads(json_text(literal_value(raw))))
-    except (ValueError, SyntaxError, TypeError, KeyError, MemoryError, RecursionError) as error:
+        return _node(json.loads(json_text(literal_value(raw))), 0)
+    except (
+        ValueError,
+        SyntaxError,
+        TypeError,
+        KeyError,
+        ArithmeticError,  # an int too large for a float or an array's dtype
+        MemoryError,
+        RecursionError,
+    ) as error:
         raise Unreadable from error
 
 
@@ -87,56 +97,104 @@ def json_text(value: object) -> str | bytes | bytearray:
 
 
 _SCALARS = {int, float, str, bool, type(None)}
+DEPTH = 60  # containers inside containers read back (lessontest writes at most 50)
 
 
-def _node(data: Any) -> Any:
+def _node(data: Any, depth: int) -> Any:
     if data is None or isinstance(data, bool | int | float | str):
         return data
+    if depth >= DEPTH:  # deeper than lessontest writes: comparing it would recurse as deep
+        raise ValueError("nested too deep")
     if isinstance(data, list):
         if set(map(type, data)) <= _SCALARS:  # a long list of numbers or strings: as it is
             return data
-        return [_node(d) for d in data]
+        return [_node(d, depth + 1) for d in data]
     if not isinstance(data, dict):
         raise TypeError("not JSON data")
     kind: Any = data["$"]
     value: Any = data.get("v")
     name = data.get("t")
-    if name is not None and not isinstance(name, str):
-        raise TypeError("a type's name is text")
+    if not isinstance(kind, str) or not (name is None or isinstance(name, str)):
+        raise TypeError("a kind and a type's name are text")
     if kind == "int":
-        return int(value, 16)
+        return int(_text(value), 16)
     if kind == "complex":
         re, im = value
-        return complex(float(re), float(im))
+        return complex(_real(re), _real(im))
     if kind == "array":
         return _array(value, data["dtype"], data["shape"])
     if kind not in _PLAIN:
         raise TypeError(f"unknown kind {kind!r}")
-    name = name or _PLAIN[kind]
+    return _thing(kind, name or _PLAIN[kind], value, data, depth + 1)
+
+
+def _thing(kind: str, name: str, value: Any, data: dict[str, Any], depth: int) -> Thing:
+    """A node of one of the ``_PLAIN`` kinds, its parts checked to be what lessontest writes."""
     if kind == "bytes":
-        return Thing(kind, name, text=bytes.fromhex(value).hex())
-    if kind in ("str", "number"):
-        return Thing(kind, name, (_node(value),))
+        return Thing(kind, name, text=bytes.fromhex(_text(value)).hex())
+    if kind == "str":
+        return Thing(kind, name, (_text(value),))
+    if kind == "number":
+        return Thing(kind, name, (_real_node(value, depth),))
     if kind == "object":
-        pairs = tuple((str(k), _node(v)) for k, v in value or ())
         if data.get("why"):  # a value inside itself, or nested too deep: told by that alone
             return Thing(kind, name, text=f"<{data['why']}>")
+        pairs = tuple((str(k), v) for k, v in _pairs(value or [], depth))
         return Thing(kind, name, pairs, text=str(data.get("r", "")))
+    if kind == "dict":
+        return Thing(kind, name, _pairs(value, depth))
     if not isinstance(value, list):
         raise TypeError("items are a list")
-    if kind == "dict":
-        return Thing(kind, name, tuple((_node(k), _node(v)) for k, v in value))
-    return Thing(kind, name, tuple(_node(v) for v in value), more=data.get("more") is True)
+    items = tuple(_node(v, depth) for v in value)
+    return Thing(kind, name, items, more=data.get("more") is True)
 
 
-def _array(values: Any, dtype: str, shape: Any) -> np.ndarray:
-    kind = np.dtype(dtype)
-    if kind.kind not in "biufc" or not isinstance(shape, list):
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("text expected")
+    return value
+
+
+def _real(value: Any) -> float:
+    """A part of a complex number: a JSON number (OverflowError for an int past a float's)."""
+    if not isinstance(value, int | float):
+        raise TypeError("a number expected")
+    return float(value)
+
+
+def _real_node(value: Any, depth: int) -> bool | int | float:
+    """The plain value of an int or float subclass: a number, however large."""
+    number = _node(value, depth)
+    if not isinstance(number, bool | int | float):
+        raise TypeError("a number expected")
+    return number
+
+
+def _pairs(value: Any, depth: int) -> tuple[tuple[Any, Any], ...]:
+    """Key-value pairs, each written as a list of two."""
+    if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
+        raise TypeError("pairs are lists of two")
+    return tuple((_node(k, depth), _node(v, depth)) for k, v in value)
+
+
+MAX_DIMS = 32  # as NumPy's own limit: more axes are no array's
+
+
+def _array(values: Any, dtype: Any, shape: Any) -> np.ndarray:
+    kind = np.dtype(_text(dtype))
+    if kind.kind not in "biufc" or kind.fields is not None or kind.subdtype is not None:
         raise TypeError("an array of numbers")
+    if not isinstance(shape, list) or len(shape) > MAX_DIMS:
+        raise TypeError("a shape is a list of sizes")
+    if not all(type(n) is int and 0 <= n <= ITEMS for n in shape):
+        raise ValueError("a size is a small whole number")
     if kind.kind == "c":
-        flat = [complex(re, im) for re, im in values]
+        if not isinstance(values, list):
+            raise TypeError("a complex array's items are a list")
+        flat = [complex(_real(re), _real(im)) for re, im in values]
         return np.array(flat, dtype=kind).reshape(shape)
-    array = np.array(values, dtype=kind)
+    with np.errstate(all="ignore"):  # 1e300 as float16: inf, as NumPy casts it
+        array = np.array(values, dtype=kind)
     if array.shape != tuple(shape):
         raise ValueError("the shape does not hold")
     return array
@@ -205,7 +263,7 @@ def _key(value: Any, exact: bool) -> Any:
         return ("none",)
     if isinstance(value, np.ndarray):
         if value.ndim == 0:
-            return _key(value.item(), exact)
+            return _key(_python(value), exact)
         return ("array", value.shape, tuple(value.ravel().tolist()))
     if isinstance(value, bool | int):
         return ("n", int(value))
@@ -389,8 +447,8 @@ def _is_not(name: str, got: Any, expected: Any) -> str:
 def _numbers(got: Any, expected: Any, name: str, rules: Rules) -> str | None:
     g, e = _plain(got), _plain(expected)
     narrow = [v for v in (g, e) if isinstance(v, np.ndarray)]
-    g = g.item() if isinstance(g, np.ndarray) else g
-    e = e.item() if isinstance(e, np.ndarray) else e
+    g = _python(g) if isinstance(g, np.ndarray) else g
+    e = _python(e) if isinstance(e, np.ndarray) else e
     if isinstance(g, int) and isinstance(e, int):  # bools and ints: exactly
         return None if g == e else _is_not(name, got, expected)
     rtol, atol = _float_tolerance(rules)
@@ -399,12 +457,37 @@ def _numbers(got: Any, expected: Any, name: str, rules: Rules) -> str | None:
             floor = NARROW_FLOATS.get(array.dtype.itemsize) if array.dtype.kind in "fc" else None
             if floor:
                 rtol, atol = max(rtol, floor[0]), max(atol, floor[1])
-    if isinstance(g, complex) or isinstance(e, complex):
-        g, e = complex(g), complex(e)
-        same = abs(g - e) <= atol + rtol * abs(e) or g == e
-    else:
-        same = close(float(g), float(e), rtol, atol)
-    return None if same else _is_not(name, got, expected)
+    return None if _close_numbers(g, e, rtol, atol) else _is_not(name, got, expected)
+
+
+def _python(array: np.ndarray) -> bool | int | float | complex:
+    """A 0-d array as Python's number. ``item()`` keeps a longdouble (float128) or clongdouble
+    a NumPy scalar, which ``float()`` would strip of its imaginary part: those are narrowed to
+    float and complex (within any tolerance a grade asks for)."""
+    kind = array.dtype.kind
+    with np.errstate(all="ignore"):
+        if kind == "c":
+            return complex(array.astype(np.complex128).item())
+        if kind == "f":
+            return float(array.astype(np.float64).item())
+    number: bool | int = array.item()
+    return number
+
+
+def _close_numbers(got: complex, expected: complex, rtol: float, atol: float) -> bool:
+    """Whether two Python numbers (one not an int) agree within the tolerance. An int past a
+    float's range equals no float nor complex, as in Python (``10**400 == math.inf`` is False)."""
+    if type(got) is float and type(expected) is float:  # the common case, quickly
+        return close(got, expected, rtol, atol)
+    try:
+        g, e = complex(got), complex(expected)
+    except OverflowError:
+        return False
+    if g.imag == 0 and e.imag == 0:
+        return close(g.real, e.real, rtol, atol)
+    # |g - e| without ``abs()``, which raises OverflowError past a float's range
+    apart = math.hypot(g.real - e.real, g.imag - e.imag)
+    return g == e or apart <= atol + rtol * math.hypot(e.real, e.imag)
 
 
 def _sequences(
@@ -439,16 +522,16 @@ def _sequences(
             if type(a) is int and type(b) is int:
                 same = False  # two unequal ints
             else:
-                same = (not rules.exact or type(a) is type(b)) and close(
-                    float(a), float(b), *tolerance
-                )
+                same = (not rules.exact or type(a) is type(b)) and _close_numbers(a, b, *tolerance)
+            if not same and first is None:
+                first = _diff(a, b, f"{path}[{index}]", rules)
+        elif first is None:  # one comparison per item, however deep (not one per sentence)
+            first = _diff(a, b, f"{path}[{index}]", rules)
+            same = first is None
         else:
             same = _diff(a, b, "", rules) is None
-        if same:
-            continue
-        differ += 1
-        if first is None:
-            first = _diff(a, b, f"{path}[{index}]", rules)
+        if not same:
+            differ += 1
     if len(mine) != len(theirs):
         text = ngettext(
             "{name} has {got} item, but {expected} are expected.",

@@ -366,9 +366,10 @@ class _Encoder:
             array = np.asarray(value)
             if array.dtype.kind in "biufc" and array.size <= self.left:
                 self.left -= array.size
-                data = array.tolist()
+                plain = _plain_width(np, array)
+                data = plain.tolist()
                 if array.dtype.kind == "c":
-                    data = [[z.real, z.imag] for z in array.ravel().tolist()]
+                    data = [[z.real, z.imag] for z in plain.ravel().tolist()]
                 return {
                     "$": "array",
                     "v": data,
@@ -403,3 +404,14 @@ class _Encoder:
                 if not key.startswith("__")
             ]
         return found
+
+
+def _plain_width(np: Any, array: Any) -> Any:
+    """A longdouble (float128) or clongdouble array's values as float64 or complex128: their
+    ``tolist()`` keeps NumPy scalars, which JSON cannot write. Its dtype's name still travels."""
+    kind, size = array.dtype.kind, array.dtype.itemsize
+    if kind == "f" and size > 8:
+        return array.astype(np.float64)
+    if kind == "c" and size > 16:
+        return array.astype(np.complex128)
+    return array

@@ -329,13 +329,7 @@ def _run_case(
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         exec(compile(code, filename, "exec", dont_inherit=True), namespace)
     except SystemExit as e:
-        if e.code is None:
-            status = 0
-        elif isinstance(e.code, int):
-            status = e.code
-        else:
-            err.write(f"{e.code}\n")
-            status = 1
+        status = _exit_status(e, err)
     except MemoryError as e:
         status, kind = 1, "memory"
         namespace.clear()
@@ -366,6 +360,36 @@ def _run_case(
         with contextlib.suppress(BaseException):
             stream.flush()
     return status, kind, values, blobs
+
+
+def _exit_status(exit: SystemExit, err: io.TextIOWrapper) -> int:
+    """The status ``raise SystemExit(code)`` asks for, as Python's own exit gives it (None: 0;
+    an int: it; text or anything else: 1, the text written to stderr). The program has ended:
+    none of its code may run here, so its values are read with the C functions of ``int``,
+    ``str`` and ``type``, never through their own methods (an int subclass may override
+    ``__and__``, ``__eq__``, ``__index__``; a SystemExit subclass ``code`` itself)."""
+    # the stored value, never a subclass's property
+    code: object = SystemExit.__dict__["code"].__get__(exit, SystemExit)
+    kind = type(code)
+    if code is None:
+        return 0
+    if issubclass(kind, int):
+        plain: int = int.__index__(code)  # type: ignore[arg-type]  # the int, not its __index__
+        # past a C long Python exits with -1, as this does: 255 (2**100 & 0xFF would be 0: "ok")
+        return (plain if -(2**63) <= plain < 2**63 else -1) & 0xFF
+    if issubclass(kind, str):
+        text: str = str.__str__(code)
+    else:
+        text = f"<{_type_name(kind)} object>"
+    with contextlib.suppress(ValueError, OSError):  # the program may have closed its stderr
+        err.write(text + "\n")
+    return 1
+
+
+def _type_name(kind: type) -> str:
+    """A type's name from the type itself (a metaclass may make ``__name__`` anything)."""
+    name = type.__dict__["__name__"].__get__(kind)
+    return name if type(name) is str else "object"
 
 
 def _fd_identity() -> list[tuple[int, int] | None]:

@@ -222,7 +222,10 @@ class Zygote:
             runner.serve(code_fd=3, chan_fd=4, pidfd=5, warm=warm)
         except BaseException:
             try:
-                os.write(2, traceback.format_exc().encode())
+                # fd 2 is the run's stderr by now, which the learner sees: no platform frames,
+                # nor the exception's text (a program's object may make it)
+                name = runner._type_name(sys.exc_info()[0] or BaseException)
+                os.write(2, f"[the sandbox could not finish this run: {name}]\n".encode())
             finally:
                 os._exit(71)
         os._exit(0)
