@@ -111,6 +111,19 @@ def test_memory_bombs_stop_at_the_memory_limit(run, code):
     assert r.verdict == "memory-limit" and "512 MiB" in r.stderr
 
 
+@pytest.mark.parametrize(
+    "code",
+    ["x = " + "-" * 60_000 + "1\n", "f = " + "lambda: " * 9_000 + "1\n"],
+    ids=["unary-minuses", "nested-lambdas"],
+)
+def test_a_program_nested_too_deeply_is_told_so_not_out_of_memory(run, code):
+    """CPython's parser says MemoryError for nesting it cannot follow (security review, side
+    note): a plain error in words, not the memory limit."""
+    r = run(code)
+    assert r.verdict == "error", r
+    assert "too deeply" in r.stderr and "MiB" not in r.stderr, r.stderr
+
+
 # -- output -------------------------------------------------------------------------------------
 
 

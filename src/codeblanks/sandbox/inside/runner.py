@@ -21,6 +21,7 @@ import signal
 import socket
 import sys
 import traceback
+import types
 
 import wire
 
@@ -151,6 +152,19 @@ def _text_stream(fd: int) -> io.TextIOWrapper:
     raw = io.FileIO(fd, "w", closefd=False)
     return io.TextIOWrapper(io.BufferedWriter(raw, 1 << 16), encoding="utf-8",
                             errors="backslashreplace")  # fmt: skip
+
+
+def _compiled(code: str, filename: str) -> types.CodeType:
+    """The program compiled. CPython's parser answers MemoryError when brackets, operators or
+    lambdas nest too deeply for it, whatever the memory: said as what it is, not as the
+    program's memory use."""
+    try:
+        return compile(code, filename, "exec", dont_inherit=True)
+    except MemoryError:
+        pass
+    raise RecursionError(
+        "the program nests brackets, operators or lambdas too deeply for Python to read it"
+    )
 
 
 def _learner_traceback(exc: BaseException) -> str:
@@ -327,7 +341,7 @@ def _run_case(
             finally:
                 del setup  # its code object: no frame of the program below can reach it
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-        exec(compile(code, filename, "exec", dont_inherit=True), namespace)
+        exec(_compiled(code, filename), namespace)
     except SystemExit as e:
         status = _exit_status(e, err)
     except MemoryError as e:
