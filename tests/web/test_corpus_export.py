@@ -75,7 +75,7 @@ def test_each_distinct_program_is_written_once_with_its_verdict_and_no_name(tmp_
     ada.post(f"/lessons/{LESSON}/run", {"code": "print('coffee 3')\n"})
     out = io.StringIO()
     call_command("corpus_export", LESSON, "--to", str(tmp_path), stdout=out)
-    assert "1 new programs" in out.getvalue() and "3 already in the corpus" in out.getvalue()
+    assert "1 new program written" in out.getvalue() and "3 already in the corpus" in out.getvalue()
     assert len(programs_in(tmp_path)) == 4
 
 

@@ -28,7 +28,8 @@ class Command(BaseCommand):
         done = export(found, folder)
         for path in done.written:
             self.stdout.write(str(path))
+        n = len(done.written)
         self.stdout.write(
-            f"{len(done.written)} new programs written to {folder}; "
+            f"{n} new program{'' if n == 1 else 's'} written to {folder}; "
             f"{done.known} already in the corpus. Read each one before you commit it."
         )
