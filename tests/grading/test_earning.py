@@ -34,8 +34,8 @@ def test_a_case_that_catches_nothing_more_is_a_warning_with_its_name(softmax_les
     lesson = with_grading(softmax_lesson, variants=SOFTMAX_VARIANTS + (VISIBLE_AGAIN,))
     warned = [p for p in prove(lesson) if p.code == "grading.W010"]
     assert [p.message for p in warned if "visible scores again" in p.message] == [
-        "the hidden case “the visible scores again” refuses no mistake or mutant that the "
-        "visible case lets through"
+        "the hidden case “the visible scores again” refuses no mistake, mutant or corpus "
+        "program that the visible case lets through"
     ]
     assert all(p.warning for p in warned)
 

@@ -1,6 +1,6 @@
 """``codeblanks check [PATH ...] [--no-run]``: load the courses, print every problem, then prove
 each loaded lesson, in every language it is translated into, in the sandbox
-(``codeblanks.grading.prove``) and print its problems too.
+(``codeblanks.grading.prove``: its corpus of real programs too) and print its problems too.
 Warnings (a scaffold's leftover TODO, a blank that accepts its value typed in, what gives an
 answer away: ``content.giveaways``) are printed but do not fail the check."""
 

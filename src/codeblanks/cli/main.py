@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     from codeblanks.cli import (
         check,
+        corpus,
         grade,
         learn,
         lessons,
@@ -48,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in (lessons, check, run, grade, learn, serve, manage, new, translate, report):
+    every = (lessons, check, run, grade, learn, serve, manage, new, translate, report, corpus)
+    for command in every:
         command.add_parser(commands)
     return parser
 

@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 
 from codeblanks.content.codes import problem
+from codeblanks.content.corpus import read_corpus
 from codeblanks.content.fields import Table
 from codeblanks.content.files import folder_version, inside, read_text, read_toml
 from codeblanks.content.functests import read_tests
@@ -140,6 +141,7 @@ def read_lesson(
         ),
         questions=questions,
         version=folder_version(folder),
+        corpus=read_corpus(folder),
     )
 
 

@@ -175,6 +175,16 @@ Question = ChoiceQuestion | BlankQuestion | MatchQuestion
 
 
 @dataclass(frozen=True)
+class CorpusProgram:
+    """A real program kept in the lesson's ``corpus/`` with the verdict it must keep getting
+    (``content/corpus.py``): what ``check`` grades again after every change to the lesson."""
+
+    path: Path
+    code: str  # the program, without its ``# expect:`` line
+    expect: str  # the verdict it must get; "" when the file names none
+
+
+@dataclass(frozen=True)
 class Lesson:
     id: str
     uuid: str
@@ -189,6 +199,7 @@ class Lesson:
     version: str = ""  # a hash of the lesson's files: caches of reference outputs key on it
     language: str = "en"  # the language of its texts (and of its code, if translated)
     level_label: str = ""  # what its level is called in its language ("": ``level`` itself)
+    corpus: tuple[CorpusProgram, ...] = ()  # real programs and their verdicts (every language)
     # language -> the whole lesson in it (its tr/ folder merged over the original)
     translations: dict[str, Lesson] = field(default_factory=dict, compare=False, repr=False)
 

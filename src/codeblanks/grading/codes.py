@@ -55,6 +55,16 @@ CODES: dict[str, tuple[str, str]] = {
         "change the case's data so that the mistake fails on it (or rename the case), and "
         "keep the mistake passing the visible case",
     ),
+    "grading.E040": (
+        "a corpus program is judged otherwise than the verdict its `# expect:` line records",
+        "if the lesson change is wrong, undo it (a case removed, a tolerance widened); if the "
+        "new verdict is right, write it on the program's `# expect:` line",
+    ),
+    "grading.E041": (
+        "a corpus program's first line names no verdict",
+        "start the file with `# expect: correct` (or incorrect, error, timeout, memory-limit, "
+        "output-limit)",
+    ),
     "grading.E030": (
         "a code block of the explanation does not run",
         "fix the code, or fence it as ```python skip if it is meant to fail",
@@ -70,8 +80,8 @@ CODES: dict[str, tuple[str, str]] = {
         "value changes",
     ),
     "grading.W010": (
-        "a hidden case refuses no anticipated mistake or mutant that the visible case lets "
-        "through: it checks nothing more",
+        "a hidden case refuses no anticipated mistake, mutant or corpus program that the "
+        "visible case lets through: it checks nothing more",
         "give it data on which a likely mistake goes wrong, and declare that mistake with "
         '`must_fail = ["<the case\'s name>"]`; or remove the case',
     ),

@@ -1,5 +1,6 @@
 """Every hidden case earns its place (``codeblanks check``): each variant and hidden test must
-refuse some wrong program (an anticipated mistake, a mutant) that the visible case lets through,
+refuse some wrong program (an anticipated mistake, a mutant, a real program of the lesson's
+corpus) that the visible case lets through,
 or it checks nothing the visible case does not; and a mistake's ``must_fail`` names the cases
 whose names promise something (overflow, ties, other sizes) that it must fail there.
 """
@@ -66,7 +67,9 @@ def cases_earn(
     constant: dict[str, RunResult] | None = None,
 ) -> list[Problem]:
     """W010 for each hidden case that refuses none of the wrong ``programs`` (the anticipated
-    mistakes, the mutants) that the visible case lets through: it checks nothing more.
+    mistakes, the mutants, the corpus programs) that the visible case lets through: it checks
+    nothing more. A real learner's program counts as much as an imagined one: a case that
+    refuses one is never useless.
 
     The ``constant`` printout is refused by any case with other data, so it earns one case its
     place (a lesson needs one to tell a computed answer from a known one), not all of them: the
@@ -83,8 +86,8 @@ def cases_earn(
             "grading.W010",
             lesson.path / "lesson.toml",
             None,
-            f"the hidden case “{name}” refuses no mistake or mutant that the visible case "
-            "lets through",
+            f"the hidden case “{name}” refuses no mistake, mutant or corpus program that the "
+            "visible case lets through",
         )
         for name in hidden
         if name not in caught

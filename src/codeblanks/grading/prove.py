@@ -1,7 +1,8 @@
 """The runtime half of ``codeblanks check``: proving that an exercise's checks tell right from
 wrong. The solution must pass; the starter must fail; each anticipated mistake must fail with its
 own message; every mutant of the solution (see ``mutants.py``) must be rejected; each blank
-question must accept its own answer.
+question must accept its own answer; each real program of the lesson's corpus must keep the
+verdict it records (``corpus.py``).
 
 Problem codes: ``grading/codes.py`` (each documented in docs/authoring.md).
 """
@@ -12,12 +13,13 @@ import asyncio
 import re
 from dataclasses import dataclass
 
-from codeblanks.content.model import BlankQuestion, Lesson
+from codeblanks.content.model import BlankQuestion, CorpusProgram, Lesson
 from codeblanks.content.problems import Problem
 from codeblanks.grading import pyvalues
 from codeblanks.grading.blanks import BlankVerdict, acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
+from codeblanks.grading.corpus import verdicts_held
 from codeblanks.grading.earning import cases_earn, promises_kept
 from codeblanks.grading.examples import aprove_examples
 from codeblanks.grading.functests import ADDRESS, outcomes, value_name
@@ -49,9 +51,16 @@ class Proof:
     starter: Graded
     mistakes: tuple[Graded, ...]  # in the order of the lesson's mistakes
     mutants: tuple[tuple[Mutant, Graded], ...]
+    corpus: tuple[tuple[CorpusProgram, Graded], ...] = ()  # in the order of lesson.corpus
 
     def every(self) -> list[Graded]:
-        return [self.solution, self.starter, *self.mistakes, *(g for _, g in self.mutants)]
+        return [
+            self.solution,
+            self.starter,
+            *self.mistakes,
+            *(g for _, g in self.mutants),
+            *(g for _, g in self.corpus),
+        ]
 
 
 def prove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]:
@@ -86,6 +95,7 @@ async def aprove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]
         prove_mutants,
         prove_cases_earn,
         prove_promises,
+        prove_corpus,
     ):
         problems += judged(proof)
     problems += invalid + await prove_blanks(lesson, checks, verdicts, sandbox, gate)
@@ -96,7 +106,8 @@ async def aprove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]
 async def _judged(
     lesson: Lesson, ref: Reference, sandbox: Runner, gate: asyncio.Semaphore
 ) -> Proof:
-    """The solution, the starter, each mistake and each mutant, judged as a learner's."""
+    """The solution, the starter, each mistake, each mutant and each corpus program, judged as
+    a learner's."""
     ex, spec = lesson.exercise, lesson.exercise.grading
 
     async def graded(code: str) -> Graded:
@@ -107,15 +118,18 @@ async def _judged(
     printing = ex.tests is None
     made = list(mutants(ex.solution, ex.expected_output, tolerant=tolerant, printing=printing))
     codes = [ex.solution, ex.starter, *(m.code for m in spec.mistakes), *(m.code for m in made)]
+    codes += [p.code for p in lesson.corpus]
     found = await asyncio.gather(*(graded(code) for code in codes))
-    mistakes = tuple(found[2 : 2 + len(spec.mistakes)])
+    after_mistakes = 2 + len(spec.mistakes)
+    after_mutants = after_mistakes + len(made)
     return Proof(
         lesson,
         ref,
         found[0],
         found[1],
-        mistakes,
-        tuple(zip(made, found[2 + len(spec.mistakes) :], strict=True)),
+        tuple(found[2:after_mistakes]),
+        tuple(zip(made, found[after_mistakes:after_mutants], strict=True)),
+        tuple(zip(lesson.corpus, found[after_mutants:], strict=True)),
     )
 
 
@@ -239,8 +253,10 @@ def prove_mutants(proof: Proof) -> list[Problem]:
 
 
 def prove_cases_earn(proof: Proof) -> list[Problem]:
-    """W010 (earning.py): what the mistakes and the mutants show each hidden case refuses."""
+    """W010 (earning.py): what the mistakes, the mutants and the corpus's real programs show
+    each hidden case refuses."""
     programs = [g.runs for g in proof.mistakes]
+    programs += [g.runs for _, g in proof.corpus]
     programs += [g.runs for m, g in proof.mutants if m.kind != "constant-output"]
     constant = next((g.runs for m, g in proof.mutants if m.kind == "constant-output"), None)
     return cases_earn(proof.lesson, proof.ref, programs, constant)
@@ -249,6 +265,11 @@ def prove_cases_earn(proof: Proof) -> list[Problem]:
 def prove_promises(proof: Proof) -> list[Problem]:
     """E020 (earning.py)."""
     return promises_kept(proof.lesson, proof.ref)
+
+
+def prove_corpus(proof: Proof) -> list[Problem]:
+    """E040, E041 (corpus.py): each corpus program keeps the verdict it records."""
+    return verdicts_held(proof.lesson, ((p, g.grade) for p, g in proof.corpus))
 
 
 def _blank_checks(lesson: Lesson) -> tuple[list[Problem], list[tuple[BlankQuestion, str]]]:

@@ -100,6 +100,9 @@ class Attempt(models.Model):
     mistake = models.CharField(max_length=200, blank=True, default="")
     wrong_code = models.TextField(blank=True, default="")
     code_digest = models.CharField(max_length=16, blank=True, default="")
+    # For the lesson's corpus (``codeblanks corpus export``): every graded program, right or
+    # wrong, normalised (content/corpus.py) and at most WRONG_CODE_CHARS; never a platform failure.
+    program = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

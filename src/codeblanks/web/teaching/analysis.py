@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count
 
+from codeblanks.content import corpus
 from codeblanks.content.model import BlankQuestion, ChoiceQuestion, Lesson, MatchQuestion, Question
 from codeblanks.grading import Grade
 from codeblanks.grading.grade import mistake_id
@@ -24,16 +25,21 @@ TOP = 5
 
 
 def attempt_fields(grade: Grade, code: str) -> dict:
-    """What an ``Attempt`` row keeps for item analysis (see its fields)."""
+    """What an ``Attempt`` row keeps for item analysis and for the lesson's corpus (see its
+    fields)."""
     verdict = Verdict(grade.verdict)
-    if verdict is Verdict.CORRECT or verdict.platform:
+    if verdict.platform:
         return {}
+    program = corpus.normalise(code)
+    kept = {"program": program if len(program) <= WRONG_CODE_CHARS else ""}
+    if verdict is Verdict.CORRECT:
+        return kept
     if grade.mistake:
-        return {"mistake": grade.mistake[:200]}
+        return {**kept, "mistake": grade.mistake[:200]}
     normal = "\n".join(line.rstrip() for line in code.strip().splitlines())
     digest = hashlib.sha256(normal.encode("utf-8", "replace")).hexdigest()[:16]
-    kept = normal if len(normal) <= WRONG_CODE_CHARS else ""
-    return {"wrong_code": kept, "code_digest": digest}
+    wrong = normal if len(normal) <= WRONG_CODE_CHARS else ""
+    return {**kept, "wrong_code": wrong, "code_digest": digest}
 
 
 @dataclass(frozen=True)

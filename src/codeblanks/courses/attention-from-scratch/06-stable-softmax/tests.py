@@ -12,3 +12,8 @@ def keeps_its_argument():
     z = np.array([[1000.0, 1001.0], [3.0, -2.0]])
     with unchanged(z):
         softmax(z, axis=1)
+
+
+@test("whole-number scores", hidden=True)
+def integers():
+    return softmax(np.array([[3, 1, 2], [0, 0, 5]]), axis=1)

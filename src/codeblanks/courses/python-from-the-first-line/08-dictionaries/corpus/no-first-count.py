@@ -1,0 +1,10 @@
+# expect: error
+votes = ["coffee", "tea", "coffee", "water", "tea", "coffee"]
+counts = {}
+for drink in votes:
+    # add one to this drink's count (it may not be in counts yet)
+    counts[drink] += 1
+
+# print each drink and its count, in the order the drinks were first voted for
+for drink, count in counts.items():
+    print(drink, count)

@@ -1,0 +1,9 @@
+votes = ["coffee", "tea", "coffee", "water", "tea", "coffee"]
+counts = {}
+for drink in votes:
+    # add one to this drink's count (it may not be in counts yet)
+    counts[drink] = counts.get(drink, 0) + 1
+
+# print each drink and its count, in the order the drinks were first voted for
+for drink, count in sorted(counts.items(), key=lambda item: item[1], reverse=True):
+    print(drink, count)
