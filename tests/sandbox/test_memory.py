@@ -68,7 +68,8 @@ def test_each_run_has_its_own_memory_group_and_the_tree_a_cap(sandbox):
 
 def test_many_runs_together_cannot_pass_the_trees_cap():
     """Three runs of 200 MiB each, each under its own limit, against a 400 MiB tree: the tree
-    holds, at least one run ends as memory-limit, and the sandbox carries on."""
+    holds, at least one run ends as memory-limit, the others hold on until the test ends them,
+    and the sandbox carries on."""
     box = Sandbox(config=SandboxConfig(slots=3, spares=3, memory_mb=400))
     if box.cgroups is None:
         box.close()
@@ -93,9 +94,10 @@ def test_many_runs_together_cannot_pass_the_trees_cap():
         after = box.run("print(6 * 7)")
     finally:
         box.close()
-    assert [r.verdict for r in first] == ["memory-limit"], first
+    # The cap may stop one holder or several at once (the kernel picks): never none.
+    assert first and all(r.verdict == "memory-limit" for r in first), first
     verdicts = sorted(r.verdict for r in results)
-    assert len(verdicts) == 3 and "sandbox-error" in verdicts, results  # one held on
+    assert len(verdicts) == 3 and set(verdicts) <= {"memory-limit", "sandbox-error"}, results
     assert (after.verdict, after.stdout) == ("ok", "42\n")
 
 
