@@ -98,8 +98,10 @@ class Supervisor:
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self.restarts = 0  # zygotes that died and were started again (metrics)
-        # Zygotes started so far (1 once the first is up): ``wait_zygote`` waits on it.
+        # Zygotes started so far (1 once the first is up) and the last one's launcher, changed
+        # together under ``up``: ``wait_zygote`` waits on them.
         self.started = 0
+        self.launched: subprocess.Popen[bytes] | None = None
         self.up = threading.Condition()
         self.uids = UidPool(max(64, 4 * (config.spare_count + config.slots)))
         self.cgroups = _tree_groups(config, self.uids.start)
@@ -224,6 +226,7 @@ class Supervisor:
     def _now_up(self) -> None:
         with self.up:
             self.started += 1
+            self.launched = self.zygote.proc
             self.up.notify_all()
 
     def wait_zygote(self, after: int, timeout: float) -> tuple[int, int]:
@@ -233,7 +236,7 @@ class Supervisor:
         deadline = time.monotonic() + timeout
         with self.up:
             while True:
-                proc = self.zygote.proc
+                proc = self.launched
                 pid = _first_child(proc.pid) if proc is not None else None
                 if self.started > after and pid is not None:
                     return self.started, pid
