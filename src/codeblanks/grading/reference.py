@@ -68,8 +68,8 @@ async def _patiently(
 ) -> list[RunResult]:
     """``runner.arun_cases(request)`` through ``gate``; ``patient`` batches (reference results
     and proofs, which nobody waits on interactively) try again a few times while the sandbox is
-    busy, under a longer wall clock (``PATIENT_WALL``). A runner that raises is a ``sandbox-error``: the sandbox promises values, and a bug
-    there must not reach learners."""
+    busy, under a longer wall clock (``PATIENT_WALL``). A runner that raises is a
+    ``sandbox-error``: the sandbox promises values, and a bug there must not reach learners."""
     tries = 6 if patient else 1
     if patient:
         request = replace(
