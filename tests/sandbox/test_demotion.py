@@ -1,4 +1,4 @@
-"""Short jobs first (issue 25): a program that has used more than its slice of CPU is demoted to
+"""Short jobs first: a program that has used more than its slice of CPU is demoted to
 SCHED_IDLE by the supervisor; a short one never is; a demoted one cannot undo it. The programs
 look at their own policy, so nothing here depends on the machine's speed."""
 
