@@ -13,6 +13,7 @@ from django.db.models import Count, Max, Q
 
 from codeblanks.content.model import Lesson
 from codeblanks.web.models import Attempt, LessonProgress
+from codeblanks.web.teaching import scores
 from codeblanks.web.teaching.classes import class_lessons
 from codeblanks.web.teaching.models import ClassLesson, Classroom
 
@@ -30,6 +31,8 @@ class Cell:
     questions: int = 0
     last: datetime | None = None
     late: bool = False  # solved after the due date, or not solved and the date has passed
+    score: int = 0  # points (scores.py): the best kept, nothing earned once the answers were seen
+    max_score: int = 0
 
     @property
     def tried(self) -> bool:
@@ -53,6 +56,14 @@ class Row:
     @property
     def last(self) -> datetime | None:
         return max((c.last for c in self.cells if c.last), default=None)
+
+    @property
+    def score(self) -> int:
+        return sum(c.score for c in self.cells)
+
+    @property
+    def max_score(self) -> int:
+        return sum(c.max_score for c in self.cells)
 
 
 @dataclass(frozen=True)
@@ -81,10 +92,13 @@ def _late(due: date | None, solved_at: datetime | None, today: date) -> bool:
     return solved_at.date() > due if solved_at else today > due
 
 
-def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, today: date) -> Cell:
+def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, right, today: date) -> Cell:
     runs_n, last_run = runs if runs else (0, None)
+    points = scores.lesson_score(lesson, progress, right)
     if progress is None:
         return Cell(
+            score=points.score,
+            max_score=points.max_score,
             runs=runs_n,
             last=last_run,
             questions=len(lesson.questions),
@@ -100,6 +114,8 @@ def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, today: date) -> Cell:
         questions=len(lesson.questions),
         last=_later(progress.updated_at, last_run),
         late=_late(cl.due_on, progress.solved_at, today),
+        score=points.score,
+        max_score=points.max_score,
     )
 
 
@@ -115,6 +131,7 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
             user_id__in=user_ids, lesson_uuid__in=uuids
         ).annotate(right=Count("answers", filter=Q(answers__correct=True)))
     }
+    right = scores.first_right([p.pk for p in progress.values()])
     runs = {
         (a["user_id"], a["lesson_uuid"]): (a["n"], a["last"])
         for a in Attempt.objects.filter(user_id__in=user_ids, lesson_uuid__in=uuids)
@@ -126,7 +143,9 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
         row = Row(username=m.user.get_username(), joined_at=m.joined_at)
         for lesson, cl in lessons:
             key = (m.user_id, lesson.uuid)
-            row.cells.append(_cell(lesson, cl, progress.get(key), runs.get(key), today))
+            found = progress.get(key)
+            got = right.get(found.pk, {}) if found else {}
+            row.cells.append(_cell(lesson, cl, found, runs.get(key), got, today))
         rows.append(row)
     columns = [
         Column(
@@ -166,6 +185,8 @@ CSV_HEADER = [
     "questions",
     "last_activity",
     "late",
+    "score",
+    "max_score",
 ]
 
 
@@ -199,6 +220,8 @@ def roster_csv(r: Roster) -> str:
                     c.questions,
                     _when(c.last),
                     int(c.late),
+                    c.score,
+                    c.max_score,
                 ]
             )
     return out.getvalue()
@@ -232,6 +255,8 @@ def roster_json(r: Roster) -> dict:
                         "questions": c.questions,
                         "last_activity": _when(c.last) or None,
                         "late": c.late,
+                        "score": c.score,
+                        "max_score": c.max_score,
                     }
                     for col, c in zip(r.columns, row.cells, strict=True)
                 },
