@@ -15,8 +15,8 @@ from codeblanks.web.models import LessonProgress
 from codeblanks.web.teaching import scores
 
 from .conftest import FIRST, LAST
-from .test_learner_api import auth, make_token
 from .test_classes import make_class, signed_in, user
+from .test_learner_api import auth, make_token
 
 pytestmark = pytest.mark.django_db
 

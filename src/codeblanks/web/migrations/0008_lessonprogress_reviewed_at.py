@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('codeblanks', '0007_attempt_program'),
+        ("codeblanks", "0007_attempt_program"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='lessonprogress',
-            name='reviewed_at',
+            model_name="lessonprogress",
+            name="reviewed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

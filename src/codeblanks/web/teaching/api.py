@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.web import tokens
-from codeblanks.web.teaching import classes
+from codeblanks.web.teaching import classes, work
 from codeblanks.web.teaching.roster import roster, roster_csv, roster_json
 from codeblanks.web.views.api import error, json_body, method_refusal, refusal_error, refused
 from codeblanks.web.views.common import absolute_url, client_address
@@ -131,3 +131,20 @@ def progress_csv(request, room_id: int):
     if isinstance(room, JsonResponse):
         return room
     return HttpResponse(roster_csv(roster(room)), content_type="text/csv; charset=utf-8")
+
+
+@csrf_exempt
+def learner_work(request, room_id: int, username: str, lesson_id: str):
+    """GET one learner's runs and answers in one lesson of the class (its teacher only)."""
+    if bad := method_refusal(request, "GET"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    found = work.learner_work(room, username, lesson_id)
+    if found is None:
+        message = _("The class has no learner %(name)s, or does not cover the lesson %(lesson)s.")
+        return error(
+            404, "no-such-work", message % {"name": repr(username), "lesson": repr(lesson_id)}
+        )
+    return JsonResponse(work.work_json(found))

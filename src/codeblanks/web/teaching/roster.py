@@ -31,6 +31,7 @@ class Cell:
     questions: int = 0
     last: datetime | None = None
     late: bool = False  # solved after the due date, or not solved and the date has passed
+    lesson_id: str = ""
     score: int = 0  # points (scores.py): the best kept, nothing earned once the answers were seen
     max_score: int = 0
 
@@ -97,6 +98,7 @@ def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, right, today: date) -
     points = scores.lesson_score(lesson, progress, right)
     if progress is None:
         return Cell(
+            lesson_id=lesson.id,
             score=points.score,
             max_score=points.max_score,
             runs=runs_n,
@@ -114,6 +116,7 @@ def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, right, today: date) -
         questions=len(lesson.questions),
         last=_later(progress.updated_at, last_run),
         late=_late(cl.due_on, progress.solved_at, today),
+        lesson_id=lesson.id,
         score=points.score,
         max_score=points.max_score,
     )

@@ -17,6 +17,11 @@ urlpatterns = [
         views.class_analysis,
         name="class-analysis",
     ),
+    path(
+        "classes/<row:room_id>/learners/<str:username>/lessons/<slug:lesson_id>/",
+        views.class_learner_work,
+        name="class-learner-work",
+    ),
     path("analysis/<slug:lesson_id>/", views.site_analysis, name="site-analysis"),
     path("lti/jwks", lti.jwks, name="lti-jwks"),
     path("lti/login/<uuid:registration_uuid>/", lti.LoginView.as_view(), name="lti-login"),
@@ -28,4 +33,9 @@ api_urlpatterns = [
     path("api/classes/join", api.join, name="api-class-join"),
     path("api/classes/<row:room_id>/progress", api.progress, name="api-class-progress"),
     path("api/classes/<row:room_id>/progress.csv", api.progress_csv, name="api-class-csv"),
+    path(
+        "api/classes/<row:room_id>/learners/<str:username>/lessons/<str:lesson_id>",
+        api.learner_work,
+        name="api-class-learner-work",
+    ),
 ]

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import quotas, selectors
-from codeblanks.web.teaching import analysis, classes
+from codeblanks.web.teaching import analysis, classes, work
 from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.roster import roster, roster_csv
 from codeblanks.web.views.common import absolute_url, client_address
@@ -189,6 +189,17 @@ def class_analysis(request, room_id: int, lesson_id: str):
         raise Http404("The class does not cover this lesson.")
     users = list(room.members.values_list("user_id", flat=True))
     return _analysis_page(request, lesson, users, "class", room)
+
+
+@login_required
+@require_safe
+def class_learner_work(request, room_id: int, username: str, lesson_id: str):
+    """One learner's runs and answers in one lesson of the class (its teacher only)."""
+    room = _taught_or_404(request, room_id)
+    found = work.learner_work(room, username, lesson_id)
+    if found is None:
+        raise Http404("No such learner in the class, or lesson in it.")
+    return render(request, "teaching/learner_work.html", {"w": found})
 
 
 @login_required
