@@ -140,7 +140,8 @@ def test_the_lms_gets_the_rosters_score_which_never_goes_down_nor_counts_seen_an
     post(f"/lessons/{LAST.id}/solution")  # revealed, then pasted back: no point
     run(browser, live_server, LAST.id, LAST.exercise.solution)
     assert browser.get(f"{live_server.url}/lessons/{FIRST.id}/review/").status_code == 200
-    post(f"/lessons/{FIRST.id}/questions/fill", {"blank": "1"})  # right after the review: 0
+    pairs = {"match-0": "0", "match-1": "1", "match-2": "2"}
+    post(f"/lessons/{FIRST.id}/questions/pairs", pairs)  # right, after the review: 0
     assert 'data-verdict="correct"' in run(browser, live_server, FIRST.id, FIRST.exercise.solution)
     scores = platform.wait_for_scores(3, until=lambda s: s[-1]["scoreGiven"] >= 2)
 

@@ -19,6 +19,7 @@ from .test_classes import make_class, signed_in, user
 from .test_learner_api import auth, make_token
 
 pytestmark = pytest.mark.django_db
+PAIRS = {"match-0": "0", "match-1": "1", "match-2": "2"}  # each term's own meaning: right
 
 
 def joined(room, name: str):
@@ -56,28 +57,28 @@ def test_the_best_is_kept_and_answers_after_the_review_or_the_solution_earn_noth
     ada.post(f"/lessons/{FIRST.id}/run", {"code": FIRST.exercise.solution})  # solved: 2
     ada.post(f"/lessons/{FIRST.id}/run", {"code": "print('b')\n"})  # wrong after: still 2
     assert ada.get(f"/lessons/{FIRST.id}/review/").status_code == 200
-    ada.post(f"/lessons/{FIRST.id}/questions/fill", {"blank": "1"})  # right, after the review
-    ada.post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "1"})  # right again: kept 1
+    ada.post(f"/lessons/{FIRST.id}/questions/pairs", PAIRS)  # right, after the review: 0
 
     bob.post(f"/lessons/{LAST.id}/solution")  # revealed, then pasted back: no point
     bob.post(f"/lessons/{LAST.id}/run", {"code": LAST.exercise.solution})
     assert LessonProgress.objects.get(user__username="bob", lesson_uuid=LAST.uuid).solved_at
-    bob.post(f"/lessons/{FIRST.id}/run", {"code": FIRST.exercise.solution})  # his own: 1
-    bob.post(f"/lessons/{FIRST.id}/solution")  # seen after solving: the point stays
-    bob.post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "1"})  # after it: nothing
+    bob.post(f"/lessons/{FIRST.id}/questions/pairs", PAIRS)  # right, nothing seen: 1
+    bob.post(f"/lessons/{FIRST.id}/run", {"code": FIRST.exercise.solution})  # his own: 2
+    bob.post(f"/lessons/{FIRST.id}/solution")  # seen after solving: the points stay
+    bob.post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "1"})  # right, after it: 0
 
     top = scores.max_score(FIRST)
     want = {
         ("ada", FIRST.id): (2, top),
         ("ada", LAST.id): (0, 1),
-        ("bob", FIRST.id): (1, top),
+        ("bob", FIRST.id): (2, top),
         ("bob", LAST.id): (0, 1),
     }
     assert csv_scores(t, room) == want
     assert api_scores(room, token) == want
     html = t.get(f"/classes/{room.pk}/").content.decode()
-    assert f"2/{top} points" in html and f"1/{top} points" in html
-    assert f'<td class="score">2/{top + 1}</td>' in html
+    assert html.count(f"2/{top} points") == 2 and html.count("0/1 points") == 2
+    assert html.count(f'<td class="score">2/{top + 1}</td>') == 2
 
 
 def test_a_review_is_recorded_once_and_carried_from_an_anonymous_visit(client):

@@ -7,14 +7,14 @@ from __future__ import annotations
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.http import HttpResponse, JsonResponse
+from django.http import JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.web import tokens
-from codeblanks.web.teaching import classes, work
-from codeblanks.web.teaching.roster import roster, roster_csv, roster_json
+from codeblanks.web.teaching import classes, exports, work
+from codeblanks.web.teaching.roster import roster, roster_json
 from codeblanks.web.views.api import error, json_body, method_refusal, refusal_error, refused
 from codeblanks.web.views.common import absolute_url, client_address
 
@@ -130,7 +130,27 @@ def progress_csv(request, room_id: int):
     room = _taught(request, room_id)
     if isinstance(room, JsonResponse):
         return room
-    return HttpResponse(roster_csv(roster(room)), content_type="text/csv; charset=utf-8")
+    return exports.progress(room)
+
+
+@csrf_exempt
+def answers_csv(request, room_id: int):
+    if bad := method_refusal(request, "GET"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    return exports.answers(room)
+
+
+@csrf_exempt
+def submissions_zip(request, room_id: int):
+    if bad := method_refusal(request, "GET"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    return exports.submissions(room)
 
 
 @csrf_exempt

@@ -4,8 +4,6 @@ API. Read with a fixed number of queries whatever the class's size."""
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -15,6 +13,7 @@ from codeblanks.content.model import Lesson
 from codeblanks.web.models import Attempt, LessonProgress
 from codeblanks.web.teaching import scores
 from codeblanks.web.teaching.classes import class_lessons
+from codeblanks.web.teaching.exports import csv_text, safe, when
 from codeblanks.web.teaching.models import ClassLesson, Classroom
 
 SORTS = ("name", "solved", "last", "runs")
@@ -197,37 +196,29 @@ def _when(t: datetime | date | None) -> str:
     return t.isoformat() if t else ""
 
 
-def _safe(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula (CSV injection: =, +, -, @ first)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def roster_csv(r: Roster) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    for row in r.rows:
-        for col, c in zip(r.columns, row.cells, strict=True):
-            writer.writerow(
-                [
-                    _safe(row.username),
-                    col.lesson.id,
-                    _safe(col.lesson.title),
-                    _when(col.due_on),
-                    int(c.solved),
-                    _when(c.solved_at),
-                    c.runs,
-                    c.hints,
-                    int(c.solution_seen),
-                    c.questions_right,
-                    c.questions,
-                    _when(c.last),
-                    int(c.late),
-                    c.score,
-                    c.max_score,
-                ]
-            )
-    return out.getvalue()
+    rows = [
+        [
+            safe(row.username),
+            col.lesson.id,
+            safe(col.lesson.title),
+            when(col.due_on),
+            int(c.solved),
+            when(c.solved_at),
+            c.runs,
+            c.hints,
+            int(c.solution_seen),
+            c.questions_right,
+            c.questions,
+            when(c.last),
+            int(c.late),
+            c.score,
+            c.max_score,
+        ]
+        for row in r.rows
+        for col, c in zip(r.columns, row.cells, strict=True)
+    ]
+    return csv_text(CSV_HEADER, rows)
 
 
 def roster_json(r: Roster) -> dict:

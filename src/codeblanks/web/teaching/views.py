@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -15,8 +15,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from codeblanks.web import quotas, selectors
 from codeblanks.web.teaching import analysis, classes, work
+from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
-from codeblanks.web.teaching.roster import roster, roster_csv
+from codeblanks.web.teaching.roster import roster
 from codeblanks.web.views.common import absolute_url, client_address
 
 
@@ -106,9 +107,21 @@ def class_detail(request, room_id: int):
 @require_safe
 def class_csv(request, room_id: int):
     room = _taught_or_404(request, room_id)
-    response = HttpResponse(roster_csv(roster(room)), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="class-{room.pk}-progress.csv"'
-    return response
+    return exports_download.progress(room)
+
+
+@login_required
+@require_safe
+def class_answers_csv(request, room_id: int):
+    room = _taught_or_404(request, room_id)
+    return exports_download.answers(room)
+
+
+@login_required
+@require_safe
+def class_submissions_zip(request, room_id: int):
+    room = _taught_or_404(request, room_id)
+    return exports_download.submissions(room)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
