@@ -61,12 +61,14 @@ def answers_csv(room: Classroom) -> str:
     )
     rows = []
     for e in events.iterator():
-        lesson = lessons[e.progress.lesson_uuid]
+        lesson, who = lessons[e.progress.lesson_uuid], e.progress.user
+        if who is None:  # a class's learners have accounts; an anonymous row is not theirs
+            continue
         q = next((x for x in lesson.questions if x.id == e.question_id), None)
         shown = answer_text(q, e.answer) if q else str(e.answer)
         rows.append(
             [
-                safe(e.progress.user.get_username()),
+                safe(who.get_username()),
                 lesson.id,
                 e.question_id,
                 safe(q.prompt if q else ""),
@@ -115,7 +117,8 @@ def submissions_zip(room: Classroom):
         )
     }
     out = tempfile.SpooledTemporaryFile(max_size=8 * 1024 * 1024)  # noqa: SIM115 (returned)
-    index, taken = [], set()
+    index: list[list] = []
+    taken: set[str] = set()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for m in members:
             username = m.user.get_username()

@@ -87,9 +87,10 @@ def learner_work(room: Classroom, username: str, lesson_id: str) -> Work | None:
         return None
     runs = Attempt.objects.filter(user_id=member.user_id, lesson_uuid=lesson.uuid)
     rows = list(runs.order_by("-created_at", "-id")[:MAX_ATTEMPTS])[::-1]
-    attempts, before = [], None
+    attempts: list[Try] = []
+    before: str | None = None
     for a in rows:
-        diff = _diff(before, a.program) if before is not None and a.program else []
+        diff: list[str] = _diff(before, a.program) if before is not None and a.program else []
         attempts.append(Try(a.created_at, a.verdict, a.case, a.program, a.mistake, diff))
         before = a.program or before
     progress = LessonProgress.objects.filter(
