@@ -113,6 +113,60 @@ def _taught(request, room_id: int):
     return room
 
 
+CHANGE_EXAMPLE = '{"rotate_code": true} or {"lessons": ["arrays-and-shapes"], "due": {}}'
+
+
+def _change(room, data) -> None:
+    """Apply a PATCH body to the class, or ``ClassError`` saying what is wrong with it."""
+    if not isinstance(data, dict) or not data or set(data) - {"rotate_code", "lessons", "due"}:
+        raise classes.ClassError(
+            _("Send a JSON object: %(example)s.") % {"example": CHANGE_EXAMPLE}
+        )
+    rotate = data.get("rotate_code", False)
+    if not isinstance(rotate, bool):
+        raise classes.ClassError(_('"rotate_code" must be true or false.'))
+    if "due" in data and "lessons" not in data:
+        raise classes.ClassError(_('Send "due" with the class\'s "lessons".'))
+    if "lessons" in data:
+        plan = _plan({"name": room.name, "lessons": data["lessons"], "due": data.get("due", {})})
+        classes.class_set_lessons(room, plan.lessons, plan.due)
+    if rotate:
+        classes.class_rotate_code(room)
+
+
+@csrf_exempt
+def change(request, room_id: int):
+    """PATCH /api/classes/<id> ``{"rotate_code": true}``, ``{"lessons": [ids], "due": {}}``:
+    answers the class as POST /api/classes does."""
+    if bad := method_refusal(request, "PATCH"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    data = json_body(request, CHANGE_EXAMPLE)
+    if isinstance(data, JsonResponse):
+        return data
+    try:
+        _change(room, data)
+    except classes.ClassError as exc:
+        return error(400, "bad-class", str(exc))
+    return JsonResponse(_room_json(request, room))
+
+
+@csrf_exempt
+def remove_learner(request, room_id: int, username: str):
+    """DELETE /api/classes/<id>/learners/<username>: kept in the roster as "left"."""
+    if bad := method_refusal(request, "DELETE"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    if not classes.class_remove(room, username):
+        message = _("The class has no learner %(name)s.") % {"name": repr(username)}
+        return error(404, "no-such-learner", message)
+    return JsonResponse({"username": username, "left": True})
+
+
 @csrf_exempt
 def progress(request, room_id: int):
     if bad := method_refusal(request, "GET"):

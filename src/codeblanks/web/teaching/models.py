@@ -50,6 +50,9 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Set when the teacher removed the learner: the row stays, so the roster keeps their record
+    # in the class (marked "left"); the learner no longer sees the class. Joining again clears it.
+    left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["joined_at"]

@@ -44,6 +44,7 @@ class Row:
     username: str
     joined_at: datetime
     cells: list[Cell] = field(default_factory=list)
+    left: bool = False  # removed by the teacher: their record kept
 
     @property
     def solved(self) -> int:
@@ -142,7 +143,7 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
     }
     rows = []
     for m in members:
-        row = Row(username=m.user.get_username(), joined_at=m.joined_at)
+        row = Row(m.user.get_username(), m.joined_at, left=m.left_at is not None)
         for lesson, cl in lessons:
             key = (m.user_id, lesson.uuid)
             found = progress.get(key)
@@ -189,6 +190,7 @@ CSV_HEADER = [
     "late",
     "score",
     "max_score",
+    "left",
 ]
 
 
@@ -214,6 +216,7 @@ def roster_csv(r: Roster) -> str:
             int(c.late),
             c.score,
             c.max_score,
+            int(row.left),
         ]
         for row in r.rows
         for col, c in zip(r.columns, row.cells, strict=True)
@@ -238,6 +241,7 @@ def roster_json(r: Roster) -> dict:
             {
                 "username": row.username,
                 "joined_at": _when(row.joined_at),
+                "left": row.left,
                 "lessons": {
                     col.lesson.id: {
                         "solved": c.solved,

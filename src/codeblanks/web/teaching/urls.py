@@ -16,6 +16,8 @@ urlpatterns = [
         views.class_submissions_zip,
         name="class-submissions-zip",
     ),
+    path("classes/<row:room_id>/rotate", views.class_rotate, name="class-rotate"),
+    path("classes/<row:room_id>/remove", views.class_remove, name="class-remove"),
     path("classes/<row:room_id>/leave", views.class_leave, name="class-leave"),
     path("classes/<row:room_id>/delete", views.class_delete, name="class-delete"),
     path(
@@ -37,6 +39,12 @@ urlpatterns = [
 api_urlpatterns = [
     path("api/classes", api.create, name="api-classes"),
     path("api/classes/join", api.join, name="api-class-join"),
+    path("api/classes/<row:room_id>", api.change, name="api-class"),
+    path(
+        "api/classes/<row:room_id>/learners/<str:username>",
+        api.remove_learner,
+        name="api-class-learner",
+    ),
     path("api/classes/<row:room_id>/progress", api.progress, name="api-class-progress"),
     path("api/classes/<row:room_id>/progress.csv", api.progress_csv, name="api-class-csv"),
     path("api/classes/<row:room_id>/answers.csv", api.answers_csv, name="api-class-answers"),

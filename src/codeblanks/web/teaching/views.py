@@ -162,6 +162,21 @@ def class_join_code(request):
 
 @login_required
 @require_POST
+def class_rotate(request, room_id: int):
+    classes.class_rotate_code(_taught_or_404(request, room_id))
+    return redirect("class-detail", room_id=room_id)
+
+
+@login_required
+@require_POST
+def class_remove(request, room_id: int):
+    """Remove a learner (kept in the roster as "left"); an unknown name changes nothing."""
+    classes.class_remove(_taught_or_404(request, room_id), request.POST.get("username", ""))
+    return redirect("class-detail", room_id=room_id)
+
+
+@login_required
+@require_POST
 def class_leave(request, room_id: int):
     classes.class_leave(request.user, room_id)
     return redirect("classes")
