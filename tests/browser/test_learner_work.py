@@ -70,3 +70,24 @@ def test_a_teacher_opens_a_learners_latest_program_from_the_roster(site, page, a
     expect(page.locator(".work-run").first.locator(".diff-row.got").first).to_be_visible()
     expect(page.locator(".work-answers")).to_contain_text("✓ right")
     assert axe_violations(page) == [] and overflow(page) is None
+
+
+def test_a_teacher_rotates_the_code_and_removes_a_learner(site, page):
+    first = lesson("arrays-and-shapes")
+    teacher = User.objects.create_user("teacher", password=GOOD)
+    call_command("grant_teacher", "teacher", stdout=io.StringIO())
+    teacher = User.objects.get(pk=teacher.pk)
+    room = classes.class_create(teacher, classes.Plan("Class 7B", (first.id,), {}))
+    classes.class_join(User.objects.create_user("ada", password=GOOD), room)
+    log_in(page, site, "teacher")
+    page.goto(f"{site}/classes/{room.pk}/")
+    old = page.locator(".join-code").inner_text()
+    page.get_by_role("button", name="New code and link").click()
+    expect(page.locator(".join-code")).not_to_have_text(old)
+    assert classes.class_by_code(old) is None
+
+    row = page.locator("table.roster tr", has=page.locator("th", has_text="ada"))
+    row.get_by_role("button", name="Remove ada from the class").click()
+    expect(row.locator(".left-mark")).to_have_text("(left)")
+    expect(row.get_by_role("button")).to_have_count(0)
+    assert axe_violations(page) == [] and overflow(page) is None
