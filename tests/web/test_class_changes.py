@@ -121,6 +121,7 @@ def test_a_removed_learner_is_kept_as_left_and_can_come_back_by_the_code(taught)
     assert html.count("(left)") == 2 and 'name="username" value="ada"' not in html
     assert t.get(f"/classes/{room.pk}/learners/ada/lessons/{FIRST.id}/").status_code == 200
     assert room.name not in ada.get("/classes/").content.decode()  # gone from their list
+    assert "0 learners" in t.get("/classes/").content.decode()  # the teacher's count: those in
 
     assert ada.post("/classes/join", {"code": room.join_code}).status_code == 302
     assert room.name in ada.get("/classes/").content.decode()

@@ -92,3 +92,12 @@ def test_a_review_is_recorded_once_and_carried_from_an_anonymous_visit(client):
     client.post("/accounts/login/", {"username": "ada", "password": "a-long-passphrase-1"})
     row = LessonProgress.objects.get(lesson_uuid=FIRST.uuid)
     assert row.user_id == ada.pk and row.reviewed_at == first
+
+
+def test_the_answers_read_through_the_api_count_as_a_review():
+    ada, token = make_token(Client(), "ada")
+    assert Client().get(f"/api/lessons/{FIRST.id}/review", **auth(token)).status_code == 200
+    row = LessonProgress.objects.get(user=ada, lesson_uuid=FIRST.uuid)
+    assert row.reviewed_at is not None
+    page = signed_in(ada).get(f"/lessons/{FIRST.id}/review/?lang=tr").content.decode()
+    assert "Bundan sonra cevapladığın sorular puan kazandırmaz." in page

@@ -40,7 +40,7 @@ from pylti1p3.service_connector import ServiceConnector
 from codeblanks.web import selectors
 from codeblanks.web.account_forms import LTI_PREFIX
 from codeblanks.web.teaching import classes, scores
-from codeblanks.web.teaching.models import LtiGrade, LtiHosts, Membership
+from codeblanks.web.teaching.models import LtiGrade, LtiHosts
 
 log = logging.getLogger("codeblanks.lti")
 # What pylti1p3 raises on what an LMS (or anyone) sent that does not check out.
@@ -427,7 +427,7 @@ class LaunchView(View):
                 score_later(link)
             return redirect("lesson", lesson_id=lesson.id)
         if room.teacher_id != user.pk:
-            Membership.objects.get_or_create(classroom=room, user=user)
+            classes.class_join(user, room)  # back in, if the teacher had removed them
         if link := _grade_link(launch, user, classroom=room, lesson_uuid=""):
             score_later(link)
         return redirect("classes")

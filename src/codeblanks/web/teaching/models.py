@@ -30,6 +30,12 @@ class Classroom(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.teacher})"
 
+    @property
+    def learners_in(self) -> int:
+        """How many are in the class now (those removed, kept as "left", not counted); reads
+        the prefetched members when there are."""
+        return sum(1 for m in self.members.all() if m.left_at is None)
+
 
 class ClassLesson(models.Model):
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="lessons")
