@@ -72,7 +72,7 @@ def test_a_teacher_opens_a_learners_latest_program_from_the_roster(site, page, a
     assert axe_violations(page) == [] and overflow(page) is None
 
 
-def test_a_teacher_rotates_the_code_and_removes_a_learner(site, page):
+def test_a_teacher_rotates_the_code_removes_a_learner_and_edits_the_class(site, page):
     first = lesson("arrays-and-shapes")
     teacher = User.objects.create_user("teacher", password=GOOD)
     call_command("grant_teacher", "teacher", stdout=io.StringIO())
@@ -91,3 +91,12 @@ def test_a_teacher_rotates_the_code_and_removes_a_learner(site, page):
     expect(row.locator(".left-mark")).to_have_text("(left)")
     expect(row.get_by_role("button")).to_have_count(0)
     assert axe_violations(page) == [] and overflow(page) is None
+
+    page.get_by_role("link", name="Edit the name, lessons and due dates").click()
+    expect(page.get_by_label(first.title, exact=True)).to_be_checked()
+    assert axe_violations(page) == [] and overflow(page) is None
+    page.get_by_label("Name").fill("Class 7C")
+    page.get_by_label(f"Due date for {first.title}").fill("2030-01-31")
+    page.get_by_role("button", name="Save the class").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Class 7C")
+    expect(page.locator("table.roster thead")).to_contain_text("due")

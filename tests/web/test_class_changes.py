@@ -128,3 +128,28 @@ def test_a_removed_learner_is_kept_as_left_and_can_come_back_by_the_code(taught)
     report = Client().get(f"/api/classes/{room.pk}/progress", **auth(token)).json()
     assert {p["username"]: p["left"] for p in report["learners"]} == {"ada": False, "bob": True}
     assert Classroom.objects.get(pk=room.pk).members.count() == 2
+
+
+def test_the_edit_page_shows_the_class_and_saves_name_lessons_and_dates(taught):
+    t, token, room = taught
+    form = t.get(f"/classes/{room.pk}/edit").content.decode()
+    assert 'value="Class 7B"' in form
+    assert f'id="l-{FIRST.id}" name="lessons" value="{FIRST.id}" checked' in form
+    assert f'name="due-{FIRST.id}" value="2030-01-31"' in form
+    assert f'id="l-{LAST.id}" name="lessons" value="{LAST.id}">' in form
+    bad = t.post(f"/classes/{room.pk}/edit", {"name": "", "lessons": [FIRST.id]})
+    assert bad.status_code == 422 and "Give the class a name." in bad.content.decode()
+    saved = t.post(
+        f"/classes/{room.pk}/edit",
+        {"name": "Class 7C", "lessons": [FIRST.id, LAST.id], f"due-{LAST.id}": "2031-03-01"},
+    )
+    assert saved.status_code == 302
+    report = Client().get(f"/api/classes/{room.pk}/progress", **auth(token)).json()
+    assert report["name"] == "Class 7C"
+    assert [(x["id"], x["due_on"]) for x in report["lessons"]] == [
+        (FIRST.id, None),  # its box left empty: no due date any more
+        (LAST.id, "2031-03-01"),
+    ]
+    assert signed_in(user("nosy", teacher=True)).get(f"/classes/{room.pk}/edit").status_code == 404
+    html = t.get(f"/classes/{room.pk}/edit?lang=tr").content.decode()
+    assert "Sınıfı düzenle" in html and "Sınıfı kaydet" in html

@@ -211,11 +211,14 @@ def class_rotate_code(room: Classroom) -> Classroom:
 
 
 @transaction.atomic
-def class_set_lessons(room: Classroom, lesson_ids: tuple[str, ...], due: dict[str, date]) -> None:
+def class_set_lessons(
+    room: Classroom, lesson_ids: tuple[str, ...], due: dict[str, date], *, keep_due: bool = True
+) -> None:
     """The class covers these lessons, in this order, from now on: a lesson kept keeps its due
-    date unless ``due`` gives one; a lesson removed leaves each learner's progress as it was."""
+    date unless ``due`` gives one (``keep_due``; the edit form shows every date, so there an
+    empty box means none); a lesson removed leaves each learner's progress as it was."""
     lessons = plan_check(Plan(name=room.name, lessons=lesson_ids, due=due))
-    kept = {cl.lesson_uuid: cl.due_on for cl in room.lessons.all()}
+    kept = {cl.lesson_uuid: cl.due_on for cl in room.lessons.all()} if keep_due else {}
     room.lessons.all().delete()
     ClassLesson.objects.bulk_create(
         ClassLesson(
@@ -235,3 +238,12 @@ def class_remove(room: Classroom, username: str) -> bool:
         left_at=timezone.now()
     )
     return done > 0
+
+
+@transaction.atomic
+def class_edit(room: Classroom, plan: Plan) -> None:
+    """The edit form: a new name, lessons and due dates, all at once."""
+    plan_check(plan)
+    room.name = plan.name.strip()
+    room.save(update_fields=["name"])
+    class_set_lessons(room, plan.lessons, plan.due, keep_due=False)

@@ -16,6 +16,7 @@ urlpatterns = [
         views.class_submissions_zip,
         name="class-submissions-zip",
     ),
+    path("classes/<row:room_id>/edit", views.class_edit, name="class-edit"),
     path("classes/<row:room_id>/rotate", views.class_rotate, name="class-rotate"),
     path("classes/<row:room_id>/remove", views.class_remove, name="class-remove"),
     path("classes/<row:room_id>/leave", views.class_leave, name="class-leave"),

@@ -71,11 +71,57 @@ def class_new(request):
         else:
             return redirect("class-detail", room_id=room.pk)
     context = {
-        "courses": [(c, selectors.course_levels(c)) for c in selectors.course_list()],
+        "courses": _lesson_rows(chosen, {k: v for k, v in request.POST.items()}),
         "error": error,
-        "chosen": set(chosen),
         "name": request.POST.get("name", ""),
-        "post": request.POST,
+        "heading": _("New class"),
+        "button": _("Make the class"),
+    }
+    return render(request, "teaching/class_new.html", context, status=422 if error else 200)
+
+
+def _lesson_rows(chosen: list[str], due: dict[str, str]) -> list:
+    """Per course, per level, each lesson with whether it is ticked and its due box's text
+    (``due`` maps ``due-<lesson id>`` to it, as the form posts it)."""
+    ticked = set(chosen)
+    return [
+        (
+            course,
+            [
+                (level, [(x, x.id in ticked, due.get(f"due-{x.id}", "")) for x in lessons])
+                for level, lessons in selectors.course_levels(course)
+            ],
+        )
+        for course in selectors.course_list()
+    ]
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def class_edit(request, room_id: int):
+    """The class's name, lessons and due dates, changed in the form that made it."""
+    room = _taught_or_404(request, room_id)
+    error = ""
+    if request.method == "POST":
+        chosen = request.POST.getlist("lessons")
+        name, due = request.POST.get("name", ""), dict(request.POST.items())
+        try:
+            plan = classes.Plan(name, tuple(chosen), _due_dates(request.POST, chosen))
+            classes.class_edit(room, plan)
+        except classes.ClassError as exc:
+            error = str(exc)
+        else:
+            return redirect("class-detail", room_id=room.pk)
+    else:
+        current = classes.class_lessons(room)
+        chosen, name = [x.id for x, _ in current], room.name
+        due = {f"due-{x.id}": cl.due_on.isoformat() for x, cl in current if cl.due_on}
+    context = {
+        "courses": _lesson_rows(chosen, due),
+        "error": error,
+        "name": name,
+        "heading": _("Edit the class"),
+        "button": _("Save the class"),
     }
     return render(request, "teaching/class_new.html", context, status=422 if error else 200)
 
