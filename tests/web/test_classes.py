@@ -115,6 +115,7 @@ def test_two_learners_join_by_link_and_by_code_and_the_roster_shows_what_they_di
     html = t.get(f"/classes/{room.pk}/?sort=solved").content.decode()
     assert html.index(">ada</th>") < html.index(">bob</th>")
     assert "1/2 solved" in html  # the first lesson: one of the two learners
+    assert f"due {due[LAST.id]}" in html  # the due date as YYYY-MM-DD, for every reader
     html = t.get(f"/classes/{room.pk}/?sort=runs").content.decode()
     assert html.index(">ada</th>") < html.index(">bob</th>")
 

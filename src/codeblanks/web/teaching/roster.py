@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 
 from codeblanks.content.model import Lesson
 from codeblanks.web.models import Attempt, LessonProgress
@@ -123,7 +124,7 @@ def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, right, today: date) -
 
 
 def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Roster:
-    today = today or date.today()
+    today = today or timezone.now().date()  # UTC, as solved_at.date() is (review L5)
     lessons = class_lessons(room)
     uuids = [lesson.uuid for lesson, _ in lessons]
     members = list(room.members.select_related("user"))
