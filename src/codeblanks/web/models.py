@@ -145,3 +145,25 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.language or '-'}"
+
+
+class Draft(models.Model):
+    """What a signed-in learner has typed in a lesson's editor and not run yet, kept so a
+    reload or another device finds it (``web/drafts.py``). Never graded: a Run saves the code on
+    ``LessonProgress`` as ever, and a draft older than that code is not shown. Anonymous
+    visitors keep their drafts in the browser only (docs/learners.md)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="drafts"
+    )
+    lesson_uuid = models.CharField(max_length=64)
+    code = models.TextField(blank=True, default="")
+    saved_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "lesson_uuid"], name="draft_unique_user_lesson")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.lesson_uuid} (draft)"

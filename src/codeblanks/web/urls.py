@@ -6,6 +6,7 @@ from codeblanks.web.teaching import urls as teaching_urls
 from codeblanks.web.views import (
     accounts,
     api,
+    drafts,
     health,
     hints,
     language,
@@ -32,6 +33,7 @@ urlpatterns = [
     path("lessons/<slug:lesson_id>/run", lesson.lesson_run, name="lesson-run"),
     path("lessons/<slug:lesson_id>/reset", lesson.lesson_reset, name="lesson-reset"),
     path("lessons/<slug:lesson_id>/solution", lesson.lesson_solution, name="lesson-solution"),
+    path("lessons/<slug:lesson_id>/draft", drafts.lesson_draft, name="lesson-draft"),
     path("lessons/<slug:lesson_id>/hint", hints.lesson_hint, name="lesson-hint"),
     path(
         "lessons/<slug:lesson_id>/questions/<str:question_id>/hint",
@@ -82,6 +84,7 @@ urlpatterns = [
     path("api/me", learner_api.me, name="api-me"),
     path("api/lessons/<str:lesson_id>", learner_api.lesson, name="api-lesson"),
     path("api/lessons/<str:lesson_id>/grade", api.grade, name="api-grade"),
+    path("api/lessons/<str:lesson_id>/draft", drafts.api_draft, name="api-draft"),
     path("api/lessons/<str:lesson_id>/hint", learner_api.hint, name="api-hint"),
     path("api/lessons/<str:lesson_id>/solution", learner_api.solution, name="api-solution"),
     path("api/lessons/<str:lesson_id>/review", learner_api.review, name="api-review"),
