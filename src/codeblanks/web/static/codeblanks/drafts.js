@@ -82,7 +82,7 @@
       this.cancel();
       writeLocal(this.key, null);
       this.show("refused", (this.state && this.state.dataset.tooLarge || "")
-        .replace("%(size)s", size).replace("%(limit)s", this.maxBytes));
+        .replace("{size}", size).replace("{limit}", this.maxBytes));
       return;
     }
     writeLocal(this.key, { code: text, at: Date.now() });
