@@ -13,6 +13,7 @@ from codeblanks.web.views import (
     learner_api,
     lesson,
     pages,
+    reviews,
     tokens,
 )
 
@@ -25,6 +26,8 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("courses/<slug:course_id>/<slug:level>/", pages.level, name="level"),
     path("progress/", pages.progress, name="progress"),
+    path("review/", reviews.review_queue, name="review-queue"),
+    path("review/<row:card_id>", reviews.review_answer, name="review-answer"),
     path("language", language.language_set, name="language"),
     path("progress/tokens", tokens.token_create, name="token-create"),
     path("progress/tokens/<row:token_id>/revoke", tokens.token_revoke, name="token-revoke"),
@@ -82,6 +85,8 @@ urlpatterns = [
     path("api/lessons", api.lessons, name="api-lessons"),
     path("api/run", api.run, name="api-run"),
     path("api/me", learner_api.me, name="api-me"),
+    path("api/review", reviews.api_queue, name="api-review-queue"),
+    path("api/review/<str:card_id>", reviews.api_answer, name="api-review-answer"),
     path("api/lessons/<str:lesson_id>", learner_api.lesson, name="api-lesson"),
     path("api/lessons/<str:lesson_id>/grade", api.grade, name="api-grade"),
     path("api/lessons/<str:lesson_id>/draft", drafts.api_draft, name="api-draft"),
