@@ -7,16 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codeblanks.web.models import Draft, LessonProgress
 
 from .conftest import FIRST, HOST, LAST
-from .test_learner_api import auth, make_token
 from .test_fuzz import BODY, FUZZ, SURROGATE_TEXT
+from .test_learner_api import auth, make_token
 from .test_run import _config
 
 pytestmark = pytest.mark.django_db

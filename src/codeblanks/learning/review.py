@@ -44,7 +44,7 @@ def rating(correct: bool) -> Rating:
 
 def first(correct: bool, at: datetime) -> Scheduled:
     """The card of a question answered for the first time at ``at``: right or not."""
-    return review(Card(card_id=0, due=_utc(at)).to_dict(), correct, at)
+    return review(dict(Card(card_id=0, due=_utc(at)).to_dict()), correct, at)
 
 
 def review(state: dict[str, Any], correct: bool, at: datetime) -> Scheduled:

@@ -46,9 +46,7 @@ def _lessons() -> dict[str, Lesson]:
 def cards_sync(user_id: int) -> None:
     """A card for every question the learner answered and has none yet, scheduled from that
     answer: right at the first try is FSRS's Good, else Again."""
-    have = set(
-        ReviewCard.objects.filter(user_id=user_id).values_list("lesson_uuid", "question_id")
-    )
+    have = set(ReviewCard.objects.filter(user_id=user_id).values_list("lesson_uuid", "question_id"))
     rows = QuestionAnswer.objects.filter(progress__user_id=user_id).values_list(
         "progress__lesson_uuid", "question_id", "correct", "tries", "answered_at"
     )

@@ -15,10 +15,16 @@ from django.views.decorators.http import require_POST, require_safe
 from codeblanks.content.public import question_public
 from codeblanks.learning.answers import Form, Given
 from codeblanks.web import reviews, services
-from codeblanks.web.learners import learner_from_request
+from codeblanks.web.learners import Learner
 from codeblanks.web.questions import question_view
-from codeblanks.web.views.api import bearer, error, json_body, method_refusal, refused
-from codeblanks.web.views.api import refusal_error
+from codeblanks.web.views.api import (
+    bearer,
+    error,
+    json_body,
+    method_refusal,
+    refusal_error,
+    refused,
+)
 from codeblanks.web.views.common import client_address
 
 PAGE = "codeblanks/review_queue.html"
@@ -36,7 +42,7 @@ def _queue(request) -> dict:
     if later:
         context["next_at"] = later[0].due
     if ready:
-        seed = learner_from_request(request).seed
+        seed = Learner(user_id=request.user.pk).seed
         context["card"] = ready[0]
         context["q"] = question_view(ready[0].question, 1, seed=seed)
     return context
@@ -55,16 +61,17 @@ async def review_answer(request, card_id: int):
     card = await sync_to_async(reviews.card_get)(user.pk, card_id)
     if card is None:
         raise Http404("No such card.")
-    learner = await sync_to_async(learner_from_request)(request)
+    learner = Learner(user_id=user.pk)
     client = client_address(request)
     outcome = await services.tutor_for(learner).answer(
         card.lesson, card.question, Form(request.POST), client, services.answer_quota(client),
         keep=False,
     )  # fmt: skip
     seed, status, context = learner.seed, 200, {"card": card, "review": True}
-    if outcome.bad or outcome.refusal:
-        message = outcome.bad or outcome.refusal.message
-        status = 422 if outcome.bad else outcome.refusal.status
+    if outcome.bad or outcome.refusal is not None:
+        refusal = outcome.refusal
+        message = refusal.message if refusal is not None else outcome.bad
+        status = refusal.status if refusal is not None else 422
         context["q"] = question_view(card.question, 1, seed=seed, message=message, error=True)
     else:
         context["next_due"] = await sync_to_async(reviews.card_answer)(
