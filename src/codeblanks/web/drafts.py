@@ -48,27 +48,30 @@ def _run_code(learner: Learner, lesson: Lesson) -> tuple[str | None, datetime | 
     return (code if has_code else None), at
 
 
+def _newer_draft(learner: Learner, lesson: Lesson, ran_at: datetime | None) -> Draft | None:
+    if learner.user_id is None:
+        return None
+    draft = Draft.objects.filter(user_id=learner.user_id, lesson_uuid=lesson.uuid).first()
+    return draft if draft is not None and (ran_at is None or draft.saved_at > ran_at) else None
+
+
 def draft_get(learner: Learner | None, lesson: Lesson) -> Draft | None:
     """The learner's draft of this lesson while it is newer than their run code, else None."""
     if learner is None or learner.user_id is None:
         return None
-    draft = Draft.objects.filter(user_id=learner.user_id, lesson_uuid=lesson.uuid).first()
-    if draft is None:
-        return None
-    _, ran_at = _run_code(learner, lesson)
-    return draft if ran_at is None or draft.saved_at > ran_at else None
+    return _newer_draft(learner, lesson, _run_code(learner, lesson)[1])
 
 
 def shown(learner: Learner | None, lesson: Lesson) -> Shown:
     """What the editor shows: the draft when it is newer than the run code, else the run code,
     else the starter."""
-    code, ran_at = (None, None) if learner is None else _run_code(learner, lesson)
-    draft = draft_get(learner, lesson)
+    if learner is None:
+        return Shown(lesson.exercise.starter, False, None)
+    code, ran_at = _run_code(learner, lesson)
+    draft = _newer_draft(learner, lesson, ran_at)
     if draft is not None:
         return Shown(draft.code, True, draft.saved_at)
-    if code is None:
-        return Shown(lesson.exercise.starter, False, ran_at)
-    return Shown(code, False, ran_at)
+    return Shown(lesson.exercise.starter if code is None else code, False, ran_at)
 
 
 def _too_large(code: str) -> quotas.Refusal | None:
