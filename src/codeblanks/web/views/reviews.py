@@ -96,7 +96,8 @@ def _card_json(card: reviews.Due, seed: str) -> dict:
     shown = question_public(card.question, seed)
     shown.pop("id")
     return {"id": card.id, "lesson": card.lesson.id, "lesson_title": card.lesson.title,
-            "question": card.question.id, **shown, "due": card.due.isoformat()}  # fmt: skip
+            "question": card.question.id, **shown, "due": card.due.isoformat(),
+            "due_now": card.now}  # fmt: skip
 
 
 async def _who(request):
