@@ -157,3 +157,18 @@ def test_the_api_refuses_in_words(client, clock):
         missing = client.post(f"/api/review/{card}", {"answer": 0}, "application/json",
                               **auth(raw))  # fmt: skip
         assert missing.status_code == 404 and missing.json()["error"] == "no-such-card"
+
+
+def test_questions_answered_before_signing_up_become_cards(clock):
+    visitor = Client(HTTP_HOST=HOST)
+    visitor.post(QUESTION + MATCH.id, WRONG_MATCH)
+    password = "a-long-passphrase-1"
+    signed = visitor.post(
+        "/accounts/signup/", {"username": "ada", "password1": password, "password2": password}
+    )
+    assert signed.status_code == 302
+    clock.now = timezone.now()
+    home = visitor.get("/").content.decode()
+    assert "1 question to review today" in home
+    user = get_user_model().objects.get(username="ada")
+    assert ReviewCard.objects.get(user=user).question_id == MATCH.id
