@@ -5,18 +5,23 @@ lesson's answer, and FSRS moves it on."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codeblanks.content.public import option_order
-from codeblanks.web import reviews
-from codeblanks.web.models import QuestionAnswer, ReviewCard
+from codeblanks.learning import review
+from codeblanks.web import reviews, tokens
+from codeblanks.web.models import PersonalToken, QuestionAnswer, ReviewCard
 
 from .conftest import CHOICE, FIRST, HOST, MATCH
+from .test_fuzz import BODY, FUZZ, JSON_VALUE
 from .test_learner_api import auth, make_token
 
 pytestmark = pytest.mark.django_db
@@ -172,3 +177,22 @@ def test_questions_answered_before_signing_up_become_cards(clock):
     assert "1 question to review today" in home
     user = get_user_model().objects.get(username="ada")
     assert ReviewCard.objects.get(user=user).question_id == MATCH.id
+
+
+@FUZZ
+@given(body=st.one_of(BODY, JSON_VALUE.map(lambda v: json.dumps({"answer": v}).encode())))
+def test_hostile_review_answers_never_make_a_500(client, body):
+    """As tests/web/test_fuzz.py does for the lessons' questions: any body to a real card of
+    the API's review queue is answered below 500, in JSON."""
+    user = get_user_model().objects.get_or_create(username="fuzz")[0]
+    PersonalToken.objects.filter(user=user).delete()
+    _, raw = tokens.token_create(user_id=user.pk, name="fuzz")
+    first = review.first(False, timezone.now())
+    card = ReviewCard.objects.update_or_create(
+        user=user, lesson_uuid=FIRST.uuid, question_id=MATCH.id,
+        defaults={"state": first.state, "due": first.due, "reviewed_at": timezone.now()},
+    )[0]  # fmt: skip
+    answer = client.post(f"/api/review/{card.id}", body, content_type="application/json",
+                         **auth(raw))  # fmt: skip
+    assert answer.status_code < 500, answer.content[:300]
+    json.loads(answer.content)
