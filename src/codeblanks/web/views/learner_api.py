@@ -15,7 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.content.public import lesson_public
 from codeblanks.learning.answers import Given, question_get
-from codeblanks.web import selectors, services
+from codeblanks.web import drafts, selectors, services
 from codeblanks.web.views.api import (
     bearer,
     error,
@@ -78,7 +78,13 @@ def _seed(who) -> str:
 @learner_endpoint("GET")
 async def lesson(request, found, who):
     course = selectors.course_get(found.course_id)
-    return JsonResponse(lesson_public(found, _seed(who), course.title if course else ""))
+    shown = lesson_public(found, _seed(who), course.title if course else "")
+    if who.learner is not None:  # the unrun draft, while newer than the last run's code
+        draft = await sync_to_async(drafts.draft_get)(who.learner, found)
+        shown["draft"] = (
+            {"code": draft.code, "saved_at": draft.saved_at.isoformat()} if draft else None
+        )
+    return JsonResponse(shown)
 
 
 @learner_endpoint("POST")
