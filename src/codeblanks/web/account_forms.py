@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from codeblanks.web import mailer
 
 LTI_PREFIX = "lti-"  # the accounts LTI launches make are named lti-<random> (teaching/lti.py)
+LTI_SESSION = "codeblanks_lti"  # set in a session an LTI launch signed in (teaching/lti.py)
 
 
 class _ErrorsUnderFirstPassword:
@@ -77,7 +78,9 @@ class EmailForm(forms.ModelForm):
 
 
 class DeleteAccountForm(forms.Form):
-    """Deleting an account asks for its password, so a borrowed open session cannot do it."""
+    """Deleting an account asks for its password, so a borrowed open session cannot do it. An
+    account an LTI launch made has none (its learner comes in through the LMS): in a session
+    that launch signed in, typing the username confirms instead (review M4)."""
 
     password = forms.CharField(
         label=_("Your password"),
@@ -85,9 +88,22 @@ class DeleteAccountForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
-    def __init__(self, user, *args, **kwargs):
+    def __init__(self, user, *args, lti_session: bool = False, **kwargs):
         self.user = user
         super().__init__(*args, **kwargs)
+        self.by_username = lti_session and not user.has_usable_password()
+        if self.by_username:
+            del self.fields["password"]
+            self.fields["username"] = forms.CharField(
+                label=_("Type your username, %(name)s, to confirm") % {"name": user.get_username()},
+                widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+            )
+
+    def clean_username(self):
+        typed = self.cleaned_data["username"].strip()
+        if typed != self.user.get_username():
+            raise forms.ValidationError(_("That is not your username."), code="wrong_username")
+        return typed
 
     def clean_password(self):
         password = self.cleaned_data["password"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.http import JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -54,6 +55,7 @@ def _room_json(request, room) -> dict:
         "name": room.name,
         "join_code": classes.shown_code(room.join_code),
         "join_url": link,
+        "teachers": classes.class_teachers(room),
     }
 
 
@@ -113,12 +115,17 @@ def _taught(request, room_id: int):
     return room
 
 
-CHANGE_EXAMPLE = '{"rotate_code": true} or {"lessons": ["arrays-and-shapes"], "due": {}}'
+CHANGE_EXAMPLE = (
+    '{"rotate_code": true}, {"lessons": ["arrays-and-shapes"], "due": {}} '
+    'or {"add_teacher": "username"}'
+)
+CHANGES = {"rotate_code", "lessons", "due", "add_teacher"}
 
 
+@transaction.atomic  # all of it or none: a bad part undoes the others
 def _change(room, data) -> None:
     """Apply a PATCH body to the class, or ``ClassError`` saying what is wrong with it."""
-    if not isinstance(data, dict) or not data or set(data) - {"rotate_code", "lessons", "due"}:
+    if not isinstance(data, dict) or not data or set(data) - CHANGES:
         raise classes.ClassError(
             _("Send a JSON object: %(example)s.") % {"example": CHANGE_EXAMPLE}
         )
@@ -127,6 +134,10 @@ def _change(room, data) -> None:
         raise classes.ClassError(_('"rotate_code" must be true or false.'))
     if "due" in data and "lessons" not in data:
         raise classes.ClassError(_('Send "due" with the class\'s "lessons".'))
+    if "add_teacher" in data and not isinstance(data["add_teacher"], str):
+        raise classes.ClassError(_('"add_teacher" must be a username.'))
+    if "add_teacher" in data:
+        classes.class_add_teacher(room, data["add_teacher"])
     if "lessons" in data:
         plan = _plan({"name": room.name, "lessons": data["lessons"], "due": data.get("due", {})})
         classes.class_set_lessons(room, plan.lessons, plan.due)
@@ -136,8 +147,8 @@ def _change(room, data) -> None:
 
 @csrf_exempt
 def change(request, room_id: int):
-    """PATCH /api/classes/<id> ``{"rotate_code": true}``, ``{"lessons": [ids], "due": {}}``:
-    answers the class as POST /api/classes does."""
+    """PATCH /api/classes/<id> ``{"rotate_code": true}``, ``{"lessons": [ids], "due": {}}``,
+    ``{"add_teacher": "username"}``: answers the class as POST /api/classes does."""
     if bad := method_refusal(request, "PATCH"):
         return bad
     room = _taught(request, room_id)

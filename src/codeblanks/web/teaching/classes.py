@@ -11,6 +11,7 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -33,6 +34,12 @@ JOIN_WINDOW_S = 3600
 
 class ClassError(ValueError):
     """What was wrong with a request about a class, in words for the person who made it."""
+
+
+def display_name(user) -> str:
+    """How a teacher sees a learner: their name (as their LMS named them, for an LTI account,
+    whose username is a random ``lti-...``), else their username."""
+    return user.get_full_name().strip() or user.get_username()
 
 
 def is_teacher(user) -> bool:
@@ -152,7 +159,7 @@ def class_by_token(token: str) -> Classroom | None:
 def class_join(user, room: Classroom) -> bool:
     """Put a signed-in learner in a class; False if they were in it already. Their progress
     is theirs already (anonymous progress moved to the account when they signed in)."""
-    if room.teacher_id == user.pk:
+    if room.is_taught_by(user):
         raise ClassError(_("You teach this class; learners join it."))
     member, made = Membership.objects.get_or_create(classroom=room, user=user)
     if not made and member.left_at is not None:  # removed by the teacher, back by the code
@@ -167,10 +174,15 @@ def class_leave(user, room_id: int) -> bool:
     return done > 0
 
 
+def _taught_by(user):
+    """The classes ``user`` owns or co-teaches, each once."""
+    return Classroom.objects.filter(Q(teacher=user) | Q(co_teachers=user)).distinct()
+
+
 def classes_taught(user) -> list[Classroom]:
     if not user.is_authenticated:
         return []
-    return list(Classroom.objects.filter(teacher=user).prefetch_related("lessons", "members"))
+    return list(_taught_by(user).prefetch_related("lessons", "members"))
 
 
 def classes_joined(user) -> list[Classroom]:
@@ -181,11 +193,38 @@ def classes_joined(user) -> list[Classroom]:
 
 
 def class_for_teacher(user, room_id: int) -> Classroom | None:
-    """The class if ``user`` teaches it; None otherwise (the caller answers 404, so a class's
-    existence is not told to anyone else)."""
+    """The class if ``user`` teaches it (owns or co-teaches it); None otherwise (the caller
+    answers 404, so a class's existence is not told to anyone else)."""
     if not user.is_authenticated:
         return None
-    return Classroom.objects.filter(pk=room_id, teacher=user).first()
+    return _taught_by(user).filter(pk=room_id).first()
+
+
+def class_add_teacher(room: Classroom, username: str) -> None:
+    """Make ``username`` a co-teacher of the class: they see and manage it as its owner does
+    (deleting it aside). One who was its learner is its learner no more (their row goes: a
+    teacher is not graded in the class). ``ClassError`` when there is no such account."""
+    user = get_user_model().objects.filter(username=username).first() if username else None
+    if user is None or not user.is_active:
+        raise ClassError(_("There is no account %(name)s.") % {"name": repr(username)})
+    if user.pk == room.teacher_id:
+        raise ClassError(_("%(name)s owns this class already.") % {"name": username})
+    make_co_teacher(room, user)
+
+
+@transaction.atomic
+def make_co_teacher(room: Classroom, user) -> None:
+    """``user`` co-teaches the class from now on (nothing changes for its owner)."""
+    if user.pk == room.teacher_id:
+        return
+    room.co_teachers.add(user)
+    room.members.filter(user=user).delete()
+
+
+def class_teachers(room: Classroom) -> list[str]:
+    """The usernames of who teaches the class: its owner first, then its co-teachers."""
+    others = room.co_teachers.order_by("username").values_list("username", flat=True)
+    return [room.teacher.get_username(), *others]
 
 
 def class_lessons(room: Classroom) -> list[tuple[Lesson, ClassLesson]]:

@@ -17,7 +17,7 @@ from django.http import FileResponse, HttpResponse
 
 from codeblanks.web.models import Attempt
 from codeblanks.web.teaching.analysis import answer_text
-from codeblanks.web.teaching.classes import class_lessons
+from codeblanks.web.teaching.classes import class_lessons, display_name
 from codeblanks.web.teaching.models import AnswerEvent, Classroom
 
 BOM = "\ufeff"
@@ -47,7 +47,7 @@ def csv_text(header: list[str], rows) -> str:
     return out.getvalue()
 
 
-ANSWERS_HEADER = ["learner", "lesson", "question", "prompt", "answer", "correct", "at"]
+ANSWERS_HEADER = ["learner", "name", "lesson", "question", "prompt", "answer", "correct", "at"]
 
 
 def answers_csv(room: Classroom) -> str:
@@ -69,6 +69,7 @@ def answers_csv(room: Classroom) -> str:
         rows.append(
             [
                 safe(who.get_username()),
+                safe(display_name(who)),
                 lesson.id,
                 e.question_id,
                 safe(q.prompt if q else ""),

@@ -38,7 +38,7 @@ from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
 from codeblanks.web import selectors
-from codeblanks.web.account_forms import LTI_PREFIX
+from codeblanks.web.account_forms import LTI_PREFIX, LTI_SESSION
 from codeblanks.web.teaching import classes, scores
 from codeblanks.web.teaching.models import LtiGrade, LtiHosts
 
@@ -51,6 +51,16 @@ CUSTOM = LTI + "custom"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership"
+# The context roles that teach: one who launches a class with one of them co-teaches it (and
+# is never its learner). Their full URIs, the Instructor's sub-roles (TA, Grader, ...), and
+# the short names LTI 1.3 still allows for context roles. Institution roles do not count: a
+# faculty member may take a course as a learner.
+TEACHING_ROLES = {
+    MEMBERSHIP + "#Instructor", MEMBERSHIP + "#TeachingAssistant", MEMBERSHIP + "#Administrator",
+    MEMBERSHIP + "#ContentDeveloper", "Instructor", "TeachingAssistant",
+}  # fmt: skip
+NAME_MAX = 150  # Django's first_name and last_name
 # How long a used state or nonce is remembered: as long as pylti1p3 keeps the nonce and the
 # state's parameters from the login (SessionService's launch data lifetime), so a launch
 # cannot be used again once they are forgotten either.
@@ -338,6 +348,31 @@ def _account(launch: LtiLaunch):
     return lti_user.auth_user
 
 
+def teaches(roles) -> bool:
+    """Whether the launch's roles claim names a teaching role in the context (the LMS course)."""
+    return any(
+        role in TEACHING_ROLES or role.startswith(MEMBERSHIP + "/Instructor#")
+        for role in roles or ()
+    )
+
+
+def take_name(user, body: dict) -> None:
+    """The account's name as the LMS gives it, on every launch (a name changed there changes
+    here): ``given_name`` and ``family_name``, else ``name``, else either part alone; no name
+    sent changes nothing."""
+    given, family, full = (str(body.get(k) or "").strip() for k in ("given_name", "family_name",
+                                                                     "name"))  # fmt: skip
+    if given and family:
+        first, last = given[:NAME_MAX], family[:NAME_MAX]
+    elif full or given or family:
+        first, last = (full or given or family)[:NAME_MAX], ""
+    else:
+        return
+    if (user.first_name, user.last_name) != (first, last):
+        user.first_name, user.last_name = first, last
+        user.save(update_fields=["first_name", "last_name"])
+
+
 def _grade_link(launch: LtiLaunch, user, **target) -> LtiGrade | None:
     ags = launch.get_claim(AGS) or {}
     lineitem = ags.get("lineitem")
@@ -421,12 +456,20 @@ class LaunchView(View):
                 ),
             )
         user = _account(launch)
+        take_name(user, launch.get_launch_data() or {})
         login(request, user, backend=MODEL_BACKEND)
+        request.session[LTI_SESSION] = True  # may delete the account without a password
+        teacher = teaches(launch.get_claim(LTI + "roles"))
         if lesson is not None:
-            if link := _grade_link(launch, user, lesson_uuid=lesson.uuid, classroom=None):
+            if not teacher and (
+                link := _grade_link(launch, user, lesson_uuid=lesson.uuid, classroom=None)
+            ):
                 score_later(link)
             return redirect("lesson", lesson_id=lesson.id)
-        if room.teacher_id != user.pk:
+        if teacher:  # an Instructor or TA: co-teaches the class, never graded in it
+            classes.make_co_teacher(room, user)
+            return redirect("class-detail", room_id=room.pk)
+        if not room.is_taught_by(user):
             classes.class_join(user, room)  # back in, if the teacher had removed them
         if link := _grade_link(launch, user, classroom=room, lesson_uuid=""):
             score_later(link)

@@ -1,6 +1,6 @@
 """A teacher's classes: which lessons each covers (by ``Lesson.uuid``, as every progress row
 points at lessons), with an optional due date per lesson, and who joined. A class belongs to
-its teacher: deleting the teacher's account deletes their classes, and deleting a learner's
+its teacher (others may co-teach it): deleting the teacher's account deletes their classes, and deleting a learner's
 account removes them from every class (both cascade), so no report can name them again."""
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ class Classroom(models.Model):
     join_code = models.CharField(max_length=8, unique=True)  # typed by learners: ABCD-2345
     join_token = models.CharField(max_length=32, unique=True)  # in the join link
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who else teaches it (added by username, or an LMS Instructor or TA launching it): they
+    # see and manage it as its owner does, except deleting it; they are never its learners.
+    co_teachers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="classes_co_taught"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -35,6 +40,10 @@ class Classroom(models.Model):
         """How many are in the class now (those removed, kept as "left", not counted); reads
         the prefetched members when there are."""
         return sum(1 for m in self.members.all() if m.left_at is None)
+
+    def is_taught_by(self, user) -> bool:
+        """The owner or a co-teacher (one query for the latter)."""
+        return self.teacher_id == user.pk or self.co_teachers.filter(pk=user.pk).exists()
 
 
 class ClassLesson(models.Model):

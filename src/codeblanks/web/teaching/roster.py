@@ -13,7 +13,7 @@ from django.utils import timezone
 from codeblanks.content.model import Lesson
 from codeblanks.web.models import Attempt, LessonProgress
 from codeblanks.web.teaching import scores
-from codeblanks.web.teaching.classes import class_lessons
+from codeblanks.web.teaching.classes import class_lessons, display_name
 from codeblanks.web.teaching.exports import csv_text, safe, when
 from codeblanks.web.teaching.models import ClassLesson, Classroom
 
@@ -46,6 +46,7 @@ class Row:
     joined_at: datetime
     cells: list[Cell] = field(default_factory=list)
     left: bool = False  # removed by the teacher: their record kept
+    name: str = ""  # as shown (``display_name``): the LMS's name of an LTI learner
 
     @property
     def solved(self) -> int:
@@ -144,7 +145,12 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
     }
     rows = []
     for m in members:
-        row = Row(m.user.get_username(), m.joined_at, left=m.left_at is not None)
+        row = Row(
+            m.user.get_username(),
+            m.joined_at,
+            left=m.left_at is not None,
+            name=display_name(m.user),
+        )
         for lesson, cl in lessons:
             key = (m.user_id, lesson.uuid)
             found = progress.get(key)
@@ -166,7 +172,7 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
 
 
 def _sort(rows: list[Row], sort: str) -> None:
-    rows.sort(key=lambda r: r.username.casefold())
+    rows.sort(key=lambda r: (r.name.casefold(), r.username.casefold()))
     if sort == "solved":
         rows.sort(key=lambda r: r.solved, reverse=True)
     elif sort == "runs":
@@ -177,6 +183,7 @@ def _sort(rows: list[Row], sort: str) -> None:
 
 CSV_HEADER = [
     "learner",
+    "name",
     "lesson",
     "lesson_title",
     "due_on",
@@ -203,6 +210,7 @@ def roster_csv(r: Roster) -> str:
     rows = [
         [
             safe(row.username),
+            safe(row.name),
             col.lesson.id,
             safe(col.lesson.title),
             when(col.due_on),
@@ -241,6 +249,7 @@ def roster_json(r: Roster) -> dict:
         "learners": [
             {
                 "username": row.username,
+                "name": row.name,
                 "joined_at": _when(row.joined_at),
                 "left": row.left,
                 "lessons": {

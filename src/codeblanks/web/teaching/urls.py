@@ -19,6 +19,9 @@ urlpatterns = [
     path("classes/<row:room_id>/edit", views.class_edit, name="class-edit"),
     path("classes/<row:room_id>/rotate", views.class_rotate, name="class-rotate"),
     path("classes/<row:room_id>/remove", views.class_remove, name="class-remove"),
+    path(
+        "classes/<row:room_id>/teachers", views.class_add_teacher, name="class-add-teacher"
+    ),
     path("classes/<row:room_id>/leave", views.class_leave, name="class-leave"),
     path("classes/<row:room_id>/delete", views.class_delete, name="class-delete"),
     path(

@@ -5,8 +5,10 @@ render; a class one does not teach is a 404, as if it did not exist."""
 from __future__ import annotations
 
 from datetime import date
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -136,7 +138,10 @@ def _taught_or_404(request, room_id: int):
 @login_required
 @require_safe
 def class_detail(request, room_id: int):
-    room = _taught_or_404(request, room_id)
+    return _detail_page(request, _taught_or_404(request, room_id))
+
+
+def _detail_page(request, room, *, teacher_error: str = "", status: int = 200):
     table = roster(room, request.GET.get("sort", "name"))
     link = absolute_url(request, reverse("class-join-link", args=[room.join_token]))
     sorts = [
@@ -145,8 +150,17 @@ def class_detail(request, room_id: int):
         ("runs", _("runs")),
         ("last", _("last activity")),
     ]
-    context = {"r": table, "code": classes.shown_code(room.join_code), "link": link, "sorts": sorts}
-    return render(request, "teaching/class_detail.html", context)
+    context = {
+        "r": table,
+        "code": classes.shown_code(room.join_code),
+        "link": link,
+        "sorts": sorts,
+        "teachers": classes.class_teachers(room),
+        "owner": room.teacher_id == request.user.pk,
+        "teacher_error": teacher_error,
+        "teacher_added": request.GET.get("added", ""),
+    }
+    return render(request, "teaching/class_detail.html", context, status=status)
 
 
 @login_required
@@ -223,6 +237,19 @@ def class_remove(request, room_id: int):
 
 @login_required
 @require_POST
+def class_add_teacher(request, room_id: int):
+    """Add a co-teacher by username; a wrong name shows the class again with why."""
+    room = _taught_or_404(request, room_id)
+    username = request.POST.get("username", "").strip()
+    try:
+        classes.class_add_teacher(room, username)
+    except classes.ClassError as exc:
+        return _detail_page(request, room, teacher_error=str(exc), status=422)
+    return redirect(reverse("class-detail", args=[room_id]) + "?" + urlencode({"added": username}))
+
+
+@login_required
+@require_POST
 def class_leave(request, room_id: int):
     classes.class_leave(request.user, room_id)
     return redirect("classes")
@@ -291,6 +318,8 @@ def site_analysis(request, lesson_id: str):
 def class_delete(request, room_id: int):
     """Delete one's class: its roster and memberships go; each learner keeps their progress."""
     room = _taught_or_404(request, room_id)
+    if room.teacher_id != request.user.pk:
+        raise PermissionDenied("Only the class's owner deletes it.")
     if request.POST.get("confirm") != "yes":
         return redirect("class-detail", room_id=room.pk)
     room.delete()

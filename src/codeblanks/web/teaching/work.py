@@ -14,7 +14,7 @@ from codeblanks.grading.verdicts import Verdict
 from codeblanks.web.models import Attempt, LessonProgress
 from codeblanks.web.teaching import scores
 from codeblanks.web.teaching.analysis import answer_text
-from codeblanks.web.teaching.classes import class_lessons
+from codeblanks.web.teaching.classes import class_lessons, display_name
 from codeblanks.web.teaching.models import AnswerEvent, Classroom
 
 MAX_ATTEMPTS = 500  # the latest ones; a page of more helps no one
@@ -66,6 +66,7 @@ class Work:
     score: scores.Score
     attempts: list[Try] = field(default_factory=list)  # oldest first
     answers: list[Given] = field(default_factory=list)
+    name: str = ""  # as shown (``display_name``)
 
     @property
     def latest(self) -> Try | None:
@@ -107,13 +108,22 @@ def learner_work(room: Classroom, username: str, lesson_id: str) -> Work | None:
             answers.append(Given(e.question_id, q.prompt if q else "", shown, e.correct, e.at))
         right = scores.first_right([progress.pk]).get(progress.pk, {})
     score = scores.lesson_score(lesson, progress, right)
-    return Work(room, member.user.get_username(), lesson, score, attempts, answers)
+    return Work(
+        room,
+        member.user.get_username(),
+        lesson,
+        score,
+        attempts,
+        answers,
+        name=display_name(member.user),
+    )
 
 
 def work_json(work: Work) -> dict:
     """The API's answer (docs/api.md): times in ISO 8601."""
     return {
         "username": work.username,
+        "name": work.name,
         "lesson": work.lesson.id,
         "score": work.score.score,
         "max_score": work.score.max_score,

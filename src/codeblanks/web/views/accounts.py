@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from codeblanks.web import quotas, services
 from codeblanks.web.account_forms import (
+    LTI_SESSION,
     DeleteAccountForm,
     EmailForm,
     PasswordChangeForm,
@@ -139,7 +140,8 @@ def account(request):
 def account_delete(request):
     """Delete the account with everything kept for it (progress, answers, runs, tokens: their
     rows cascade), after the password is given again."""
-    form = DeleteAccountForm(request.user, request.POST or None)
+    lti = bool(request.session.get(LTI_SESSION))
+    form = DeleteAccountForm(request.user, request.POST or None, lti_session=lti)
     if request.method == "POST" and form.is_valid():
         user = request.user
         logout(request)
