@@ -15,6 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.web import tokens
 from codeblanks.web.teaching import classes, exports, work
+from codeblanks.web.teaching import regrade as regrade_module
 from codeblanks.web.teaching.roster import roster, roster_json
 from codeblanks.web.views.api import error, json_body, method_refusal, refusal_error, refused
 from codeblanks.web.views.common import absolute_url, client_address
@@ -176,6 +177,44 @@ def remove_learner(request, room_id: int, username: str):
         message = _("The class has no learner %(name)s.") % {"name": repr(username)}
         return error(404, "no-such-learner", message)
     return JsonResponse({"username": username, "left": True})
+
+
+def regrade_json(report: regrade_module.Report) -> dict:
+    return {
+        "programs": report.programs,
+        "failed": report.failed,
+        "changes": [
+            {
+                "username": c.username,
+                "name": c.name,
+                "lesson": c.lesson_id,
+                "old": c.old,
+                "new": c.new,
+                "score_before": c.score_before,
+                "score_after": c.score_after,
+                "solve_kept": c.kept,
+            }
+            for c in report.changes
+        ],
+    }
+
+
+@csrf_exempt
+def regrade(request, room_id: int):
+    """POST /api/classes/<id>/regrade ``{"lower": false}``: the last programs graded again."""
+    if bad := method_refusal(request, "POST"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    data = json_body(request, '{"lower": false}') if request.body else {}
+    if isinstance(data, JsonResponse):
+        return data
+    lower = data.get("lower", False) if isinstance(data, dict) else None
+    if not isinstance(lower, bool):
+        return error(400, "bad-regrade", _('Send a JSON object: %(example)s.')
+                     % {"example": '{"lower": false}'})  # fmt: skip
+    return JsonResponse(regrade_json(regrade_module.regrade(room, lower=lower)))
 
 
 @csrf_exempt

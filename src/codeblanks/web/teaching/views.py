@@ -19,6 +19,7 @@ from codeblanks.web import quotas, selectors
 from codeblanks.web.teaching import analysis, classes, work
 from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
+from codeblanks.web.teaching.regrade import regrade
 from codeblanks.web.teaching.roster import roster
 from codeblanks.web.views.common import absolute_url, client_address
 
@@ -141,7 +142,7 @@ def class_detail(request, room_id: int):
     return _detail_page(request, _taught_or_404(request, room_id))
 
 
-def _detail_page(request, room, *, teacher_error: str = "", status: int = 200):
+def _detail_page(request, room, *, teacher_error: str = "", status: int = 200, regraded=None):
     table = roster(room, request.GET.get("sort", "name"))
     link = absolute_url(request, reverse("class-join-link", args=[room.join_token]))
     sorts = [
@@ -159,6 +160,7 @@ def _detail_page(request, room, *, teacher_error: str = "", status: int = 200):
         "owner": room.teacher_id == request.user.pk,
         "teacher_error": teacher_error,
         "teacher_added": request.GET.get("added", ""),
+        "regraded": regraded,
     }
     return render(request, "teaching/class_detail.html", context, status=status)
 
@@ -246,6 +248,15 @@ def class_add_teacher(request, room_id: int):
     except classes.ClassError as exc:
         return _detail_page(request, room, teacher_error=str(exc), status=422)
     return redirect(reverse("class-detail", args=[room_id]) + "?" + urlencode({"added": username}))
+
+
+@login_required
+@require_POST
+def class_regrade(request, room_id: int):
+    """Grade the class's last programs again (teaching/regrade.py); the page shows who changed."""
+    room = _taught_or_404(request, room_id)
+    report = regrade(room, lower=request.POST.get("lower") == "yes")
+    return _detail_page(request, room, regraded=report)
 
 
 @login_required
