@@ -42,7 +42,7 @@ def test_a_new_code_and_link_leave_the_old_ones_joining_no_one(taught):
     answer = patch(f"/api/classes/{room.pk}", {"rotate_code": True}, token)
     assert answer.status_code == 200, answer.content
     body = answer.json()
-    assert set(body) == {"id", "name", "join_code", "join_url", "teachers"}
+    assert set(body) == {"id", "name", "join_code", "join_url", "teachers", "time_zone", "late_policy", "late_penalty"}
     room.refresh_from_db()
     assert room.join_code != old_code and room.join_token != old_token
     assert body["join_code"] == classes.shown_code(room.join_code)
@@ -78,7 +78,7 @@ def test_the_lessons_change_keeping_due_dates_and_bad_bodies_are_refused(taught)
         ({"colour": "red"}, "Send a JSON object"),
         ({}, "Send a JSON object"),
         ([1], "Send a JSON object"),
-        ({"lessons": [FIRST.id], "due": {FIRST.id: "soon"}}, "dates (YYYY-MM-DD)"),
+        ({"lessons": [FIRST.id], "due": {FIRST.id: "soon"}}, "not a due time"),
     ):
         refused = patch(url, body, token)
         assert refused.status_code == 400 and refused.json()["error"] == "bad-class", body
@@ -135,7 +135,7 @@ def test_the_edit_page_shows_the_class_and_saves_name_lessons_and_dates(taught):
     form = t.get(f"/classes/{room.pk}/edit").content.decode()
     assert 'value="Class 7B"' in form
     assert f'id="l-{FIRST.id}" name="lessons" value="{FIRST.id}" checked' in form
-    assert f'name="due-{FIRST.id}" value="2030-01-31"' in form
+    assert f'name="due-{FIRST.id}" value="2030-01-31T23:59"' in form
     assert f'id="l-{LAST.id}" name="lessons" value="{LAST.id}">' in form
     bad = t.post(f"/classes/{room.pk}/edit", {"name": "", "lessons": [FIRST.id]})
     assert bad.status_code == 422 and "Give the class a name." in bad.content.decode()

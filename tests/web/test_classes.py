@@ -67,7 +67,7 @@ def test_a_class_has_a_code_and_a_link_and_refuses_bad_plans():
     bad = t.post("/classes/new", {"name": "X", "lessons": ["no-such"]}).content.decode()
     assert "There is no lesson &#x27;no-such&#x27;." in bad
     bad = t.post("/classes/new", {"name": "X", "lessons": [FIRST.id], f"due-{FIRST.id}": "soon"})
-    assert bad.status_code == 422 and "not a date" in bad.content.decode()
+    assert bad.status_code == 422 and "not a due time" in bad.content.decode()
     room = make_class(t)
     assert re.fullmatch(f"[{classes.CODE_LETTERS}]{{8}}", room.join_code)
     html = t.get(f"/classes/{room.pk}/").content.decode()

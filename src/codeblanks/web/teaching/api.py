@@ -4,8 +4,6 @@ as the pages (``classes``, ``roster``); errors are ``{"error", "message"}`` in w
 
 from __future__ import annotations
 
-from datetime import date
-
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import JsonResponse
@@ -14,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.web import tokens
-from codeblanks.web.teaching import classes, exports, work
+from codeblanks.web.teaching import classes, deadlines, exports, work
 from codeblanks.web.teaching import regrade as regrade_module
 from codeblanks.web.teaching.roster import roster, roster_json
 from codeblanks.web.views.api import error, json_body, method_refusal, refusal_error, refused
@@ -31,7 +29,14 @@ def _user(request):
     return get_user_model().objects.get(pk=who.learner.user_id)
 
 
-def _plan(data) -> classes.Plan:
+def _zone_name(data: dict, default: str) -> str:
+    zone = data.get("time_zone", default)
+    if not isinstance(zone, str):
+        raise classes.ClassError(_('"time_zone" must be a time zone\'s name (Europe/Istanbul).'))
+    return zone.strip()
+
+
+def _plan(data, zone_default: str = "") -> classes.Plan:
     example = '{"name": "Class 7B", "lessons": ["arrays-and-shapes"], "due": {}}'
     if not isinstance(data, dict):
         raise classes.ClassError(_("Send a JSON object: %(example)s.") % {"example": example})
@@ -41,12 +46,12 @@ def _plan(data) -> classes.Plan:
     if not isinstance(lessons, list) or not all(isinstance(x, str) for x in lessons):
         raise classes.ClassError(_('"lessons" must be a list of lesson ids.'))
     if not isinstance(due, dict) or not all(isinstance(v, str) for v in due.values()):
-        raise classes.ClassError(_('"due" must map lesson ids to dates (YYYY-MM-DD).'))
-    try:
-        dates = {k: date.fromisoformat(v) for k, v in due.items()}
-    except ValueError:
-        raise classes.ClassError(_('"due" must map lesson ids to dates (YYYY-MM-DD).')) from None
-    return classes.Plan(name=name, lessons=tuple(lessons), due=dates)
+        raise classes.ClassError(
+            _('"due" must map lesson ids to due times (YYYY-MM-DD HH:MM, or YYYY-MM-DD).')
+        )
+    zone = _zone_name(data, zone_default)
+    times = classes.due_times(due, zone)
+    return classes.Plan(name=name, lessons=tuple(lessons), due=times, time_zone=zone)
 
 
 def _room_json(request, room) -> dict:
@@ -57,6 +62,9 @@ def _room_json(request, room) -> dict:
         "join_code": classes.shown_code(room.join_code),
         "join_url": link,
         "teachers": classes.class_teachers(room),
+        "time_zone": deadlines.room_zone(room).key,
+        "late_policy": room.late_policy,
+        "late_penalty": room.late_penalty,
     }
 
 
@@ -120,7 +128,9 @@ CHANGE_EXAMPLE = (
     '{"rotate_code": true}, {"lessons": ["arrays-and-shapes"], "due": {}} '
     'or {"add_teacher": "username"}'
 )
-CHANGES = {"rotate_code", "lessons", "due", "add_teacher"}
+CHANGES = {
+    "rotate_code", "lessons", "due", "add_teacher", "time_zone", "late_policy", "late_penalty",
+}  # fmt: skip
 
 
 @transaction.atomic  # all of it or none: a bad part undoes the others
@@ -139,9 +149,24 @@ def _change(room, data) -> None:
         raise classes.ClassError(_('"add_teacher" must be a username.'))
     if "add_teacher" in data:
         classes.class_add_teacher(room, data["add_teacher"])
+    zone = _zone_name(data, room.time_zone)
+    if zone != room.time_zone:
+        try:
+            deadlines.zone_of(zone)
+        except deadlines.DueError as exc:
+            raise classes.ClassError(str(exc)) from None
+        room.time_zone = zone
+        room.save(update_fields=["time_zone"])
     if "lessons" in data:
-        plan = _plan({"name": room.name, "lessons": data["lessons"], "due": data.get("due", {})})
+        body = {"name": room.name, "lessons": data["lessons"], "due": data.get("due", {})}
+        plan = _plan({**body, "time_zone": zone})
         classes.class_set_lessons(room, plan.lessons, plan.due)
+    if "late_policy" in data or "late_penalty" in data:
+        penalty = data.get("late_penalty")
+        if penalty is not None and (isinstance(penalty, bool) or not isinstance(penalty, int)):
+            raise classes.ClassError(_("A late penalty is a whole percent per day, from 1 to 100."))
+        kind = data.get("late_policy", "penalty" if "late_penalty" in data else room.late_policy)
+        classes.class_set_policy(room, kind if isinstance(kind, str) else "", penalty)
     if rotate:
         classes.class_rotate_code(room)
 
@@ -163,6 +188,36 @@ def change(request, room_id: int):
     except classes.ClassError as exc:
         return error(400, "bad-class", str(exc))
     return JsonResponse(_room_json(request, room))
+
+
+EXTENSION_EXAMPLE = '{"username": "ada", "lesson": "arrays-and-shapes", "due": "2030-01-31 17:00"}'
+
+
+@csrf_exempt
+def extend(request, room_id: int):
+    """POST /api/classes/<id>/extensions ``{"username", "lesson", "due"}``: the learner's own
+    due time for the lesson (in the class's zone unless it has an offset) → 201."""
+    if bad := method_refusal(request, "POST"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    data = json_body(request, EXTENSION_EXAMPLE)
+    if isinstance(data, JsonResponse):
+        return data
+    keys = ("username", "lesson", "due")
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in keys):
+        message = _("Send a JSON object: %(example)s.") % {"example": EXTENSION_EXAMPLE}
+        return error(400, "bad-extension", message)
+    zone = deadlines.room_zone(room)
+    try:
+        due = deadlines.parse_due(data["due"], zone)
+        found = classes.class_extend(room, data["username"], data["lesson"], due)
+    except (deadlines.DueError, classes.ClassError) as exc:
+        return error(400, "bad-extension", str(exc))
+    body = {"username": data["username"], "lesson": data["lesson"],
+            "due": deadlines.iso(found.due_at, zone)}  # fmt: skip
+    return JsonResponse(body, status=201)
 
 
 @csrf_exempt

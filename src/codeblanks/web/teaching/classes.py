@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import date
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
@@ -18,7 +18,8 @@ from django.utils.translation import ngettext
 
 from codeblanks.content.model import Lesson
 from codeblanks.web import quotas, selectors
-from codeblanks.web.teaching.models import TEACH, ClassLesson, Classroom, Membership
+from codeblanks.web.teaching import deadlines
+from codeblanks.web.teaching.models import TEACH, ClassLesson, Classroom, Extension, Membership
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud in a classroom
 CODE_LENGTH = 8
@@ -70,11 +71,22 @@ def _new_code() -> str:
 
 @dataclass(frozen=True)
 class Plan:
-    """A class as a teacher asks for it: a name and lessons (ids), each maybe with a due date."""
+    """A class as a teacher asks for it: a name and lessons (ids), each maybe with a due time
+    (aware: ``due_times`` reads them in the class's zone), and that zone ("" the site's)."""
 
     name: str
     lessons: tuple[str, ...]
-    due: dict[str, date]
+    due: dict[str, datetime]
+    time_zone: str = ""
+
+
+def due_times(texts: dict[str, str], zone_name: str) -> dict[str, datetime]:
+    """Lesson id -> due time, from what was typed (empty boxes left out) in the zone."""
+    try:
+        zone = deadlines.zone_of(zone_name)
+        return {k: deadlines.parse_due(v, zone) for k, v in texts.items() if v.strip()}
+    except deadlines.DueError as exc:
+        raise ClassError(str(exc)) from None
 
 
 def plan_check(plan: Plan) -> list[Lesson]:
@@ -93,6 +105,10 @@ def plan_check(plan: Plan) -> list[Lesson]:
         if lesson is None:
             raise ClassError(_("There is no lesson %(lesson)s.") % {"lesson": repr(lesson_id)})
         lessons.append(lesson)
+    try:
+        deadlines.zone_of(plan.time_zone)
+    except deadlines.DueError as exc:
+        raise ClassError(str(exc)) from None
     for lesson_id in plan.due:
         if lesson_id not in plan.lessons:
             message = _("A due date was given for %(lesson)s, which the class does not cover.")
@@ -113,13 +129,14 @@ def class_create(teacher, plan: Plan) -> Classroom:
                     name=plan.name.strip(),
                     join_code=_new_code(),
                     join_token=secrets.token_urlsafe(18)[:24],
+                    time_zone=plan.time_zone,
                 )
                 ClassLesson.objects.bulk_create(
                     ClassLesson(
                         classroom=room,
                         lesson_uuid=lesson.uuid,
                         position=i,
-                        due_on=plan.due.get(lesson.id),
+                        due_at=plan.due.get(lesson.id),
                     )
                     for i, lesson in enumerate(lessons)
                 )
@@ -251,23 +268,53 @@ def class_rotate_code(room: Classroom) -> Classroom:
 
 @transaction.atomic
 def class_set_lessons(
-    room: Classroom, lesson_ids: tuple[str, ...], due: dict[str, date], *, keep_due: bool = True
+    room: Classroom,
+    lesson_ids: tuple[str, ...],
+    due: dict[str, datetime],
+    *,
+    keep_due: bool = True,
 ) -> None:
     """The class covers these lessons, in this order, from now on: a lesson kept keeps its due
-    date unless ``due`` gives one (``keep_due``; the edit form shows every date, so there an
-    empty box means none); a lesson removed leaves each learner's progress as it was."""
+    time (and its learners' extensions) unless ``due`` gives one (``keep_due``; the edit form
+    shows every time, so there an empty box means none); a lesson removed leaves each
+    learner's progress as it was."""
     lessons = plan_check(Plan(name=room.name, lessons=lesson_ids, due=due))
-    kept = {cl.lesson_uuid: cl.due_on for cl in room.lessons.all()} if keep_due else {}
-    room.lessons.all().delete()
-    ClassLesson.objects.bulk_create(
-        ClassLesson(
-            classroom=room,
-            lesson_uuid=lesson.uuid,
-            position=i,
-            due_on=due.get(lesson.id, kept.get(lesson.uuid)),
-        )
-        for i, lesson in enumerate(lessons)
+    current = {cl.lesson_uuid: cl for cl in room.lessons.all()}
+    wanted = {lesson.uuid for lesson in lessons}
+    room.lessons.exclude(lesson_uuid__in=wanted).delete()
+    for i, lesson in enumerate(lessons):
+        cl = current.get(lesson.uuid) or ClassLesson(classroom=room, lesson_uuid=lesson.uuid)
+        cl.position = i
+        cl.due_at = due.get(lesson.id, cl.due_at if keep_due else None)
+        cl.save()
+
+
+def class_set_policy(room: Classroom, kind: str, penalty: int | None = None) -> None:
+    """The class's late policy: "accept", "penalty" (``penalty`` percent per day, 1 to 100)
+    or "close"; ``ClassError`` otherwise."""
+    if kind not in deadlines.POLICIES:
+        raise ClassError(_("The late policy is one of: accept, penalty, close."))
+    if penalty is None:
+        penalty = room.late_penalty
+    if kind == "penalty" and not (isinstance(penalty, int) and 1 <= penalty <= 100):
+        raise ClassError(_("A late penalty is a whole percent per day, from 1 to 100."))
+    room.late_policy, room.late_penalty = kind, penalty if kind == "penalty" else 0
+    room.save(update_fields=["late_policy", "late_penalty"])
+
+
+def class_extend(room: Classroom, username: str, lesson_id: str, due: datetime) -> Extension:
+    """A learner's own due time for a lesson of the class (made or replaced)."""
+    member = room.members.filter(user__username=username).select_related("user").first()
+    if member is None:
+        raise ClassError(_("The class has no learner %(name)s.") % {"name": repr(username)})
+    by_id = {lesson.id: cl for lesson, cl in class_lessons(room)}
+    if lesson_id not in by_id:
+        message = _("The class does not cover the lesson %(lesson)s.")
+        raise ClassError(message % {"lesson": repr(lesson_id)})
+    found, _made = Extension.objects.update_or_create(
+        class_lesson=by_id[lesson_id], user=member.user, defaults={"due_at": due}
     )
+    return found
 
 
 def class_remove(room: Classroom, username: str) -> bool:
@@ -281,8 +328,9 @@ def class_remove(room: Classroom, username: str) -> bool:
 
 @transaction.atomic
 def class_edit(room: Classroom, plan: Plan) -> None:
-    """The edit form: a new name, lessons and due dates, all at once."""
+    """The edit form: a new name, time zone, lessons and due times, all at once."""
     plan_check(plan)
     room.name = plan.name.strip()
-    room.save(update_fields=["name"])
+    room.time_zone = plan.time_zone
+    room.save(update_fields=["name", "time_zone"])
     class_set_lessons(room, plan.lessons, plan.due, keep_due=False)

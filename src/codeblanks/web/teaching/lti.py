@@ -39,8 +39,8 @@ from pylti1p3.service_connector import ServiceConnector
 
 from codeblanks.web import selectors
 from codeblanks.web.account_forms import LTI_PREFIX, LTI_SESSION
-from codeblanks.web.teaching import classes, scores
-from codeblanks.web.teaching.models import LtiGrade, LtiHosts
+from codeblanks.web.teaching import classes, deadlines, scores
+from codeblanks.web.teaching.models import Extension, LtiGrade, LtiHosts
 
 log = logging.getLogger("codeblanks.lti")
 # What pylti1p3 raises on what an LMS (or anyone) sent that does not check out.
@@ -480,13 +480,20 @@ def score(link: LtiGrade) -> tuple[float, float]:
     """(given, maximum) for what the link grades, from the learner's progress now: a lesson's
     points, or a class's lessons' points added up (``scores.py``: the best kept, nothing earned
     once the answers were seen), exactly as the roster shows them."""
+    policy, lessons = scores.ON_TIME, []
     if link.classroom is not None:
-        lessons = [lesson for lesson, _ in classes.class_lessons(link.classroom)]
+        room = link.classroom
+        policy = deadlines.room_policy(room)
+        own = dict(
+            Extension.objects.filter(user_id=link.user_id, class_lesson__classroom=room)
+            .values_list("class_lesson__lesson_uuid", "due_at")
+        )  # fmt: skip
+        lessons = [(x, own.get(x.uuid, cl.due_at)) for x, cl in classes.class_lessons(room)]
     else:
-        lessons = [x for x in selectors.lesson_list() if x.uuid == link.lesson_uuid][:1]
+        lessons = [(x, None) for x in selectors.lesson_list() if x.uuid == link.lesson_uuid][:1]
     given = top = 0
-    for lesson in lessons:
-        points = scores.score_of(link.user_id, lesson)
+    for lesson, due in lessons:
+        points = scores.score_of(link.user_id, lesson, due, policy)
         given, top = given + points.score, top + points.max_score
     return float(given), float(top or 1)
 

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 
 TEACH = "teaching.add_classroom"  # the teacher role: the right to make classes
+LATE_POLICIES = (("accept", "accept"), ("penalty", "penalty"), ("close", "close"))
 
 
 class Classroom(models.Model):
@@ -26,6 +27,13 @@ class Classroom(models.Model):
     co_teachers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="classes_co_taught"
     )
+    # Due times are typed and shown in this zone (an IANA name; "" is the site's TIME_ZONE) and
+    # stored in UTC. Work after a lesson's due time (a learner's extension moving it) is
+    # accepted, accepted with ``late_penalty`` percent off per day late, or worth nothing
+    # ("close"): teaching/deadlines.py.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
+    late_policy = models.CharField(max_length=8, choices=LATE_POLICIES, default="accept")
+    late_penalty = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -50,7 +58,7 @@ class ClassLesson(models.Model):
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="lessons")
     lesson_uuid = models.CharField(max_length=64)
     position = models.PositiveSmallIntegerField()
-    due_on = models.DateField(null=True, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True)  # UTC; typed in the class's zone
 
     class Meta:
         ordering = ["position"]
@@ -73,6 +81,23 @@ class Membership(models.Model):
         ordering = ["joined_at"]
         constraints = [
             models.UniqueConstraint(fields=["classroom", "user"], name="member_once"),
+        ]
+
+
+class Extension(models.Model):
+    """One learner's own due time for one lesson of a class, in place of the lesson's."""
+
+    class_lesson = models.ForeignKey(
+        ClassLesson, on_delete=models.CASCADE, related_name="extensions"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="extensions"
+    )
+    due_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["class_lesson", "user"], name="extension_once"),
         ]
 
 

@@ -5,17 +5,18 @@ API. Read with a fixed number of queries whatever the class's size."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from codeblanks.content.model import Lesson
 from codeblanks.web.models import Attempt, LessonProgress
-from codeblanks.web.teaching import scores
+from codeblanks.web.teaching import deadlines, scores
 from codeblanks.web.teaching.classes import class_lessons, display_name
 from codeblanks.web.teaching.exports import csv_text, safe, when
-from codeblanks.web.teaching.models import ClassLesson, Classroom
+from codeblanks.web.teaching.models import Classroom, Extension
 
 SORTS = ("name", "solved", "last", "runs")
 
@@ -30,10 +31,13 @@ class Cell:
     questions_right: int = 0
     questions: int = 0
     last: datetime | None = None
-    late: bool = False  # solved after the due date, or not solved and the date has passed
+    late: bool = False  # solved after the due time, or not solved and the time has passed
     lesson_id: str = ""
-    score: int = 0  # points (scores.py): the best kept, nothing earned once the answers were seen
+    score: float | int = 0  # points (scores.py): the best kept, the late policy applied
     max_score: int = 0
+    due_at: datetime | None = None  # the learner's: their extension, else the lesson's
+    extended: bool = False  # they have an extension
+    due_text: str = ""  # ``due_at`` in the class's zone
 
     @property
     def tried(self) -> bool:
@@ -61,8 +65,8 @@ class Row:
         return max((c.last for c in self.cells if c.last), default=None)
 
     @property
-    def score(self) -> int:
-        return sum(c.score for c in self.cells)
+    def score(self) -> float | int:
+        return scores.number(sum(c.score for c in self.cells))
 
     @property
     def max_score(self) -> int:
@@ -72,9 +76,10 @@ class Row:
 @dataclass(frozen=True)
 class Column:
     lesson: Lesson
-    due_on: date | None
+    due_at: datetime | None
     solved: int  # how many of the class solved it
     runs: int
+    due_text: str = ""  # ``due_at`` in the class's zone: 2030-01-31 17:00
 
 
 @dataclass(frozen=True)
@@ -83,21 +88,37 @@ class Roster:
     columns: list[Column]
     rows: list[Row]
     sort: str
+    zone: ZoneInfo | None = None  # the class's
 
 
 def _later(a: datetime | None, b: datetime | None) -> datetime | None:
     return max((t for t in (a, b) if t), default=None)
 
 
-def _late(due: date | None, solved_at: datetime | None, today: date) -> bool:
+def _late(due: datetime | None, solved_at: datetime | None, now: datetime) -> bool:
     if due is None:
         return False
-    return solved_at.date() > due if solved_at else today > due
+    return solved_at > due if solved_at else now > due
 
 
-def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, right, today: date) -> Cell:
+@dataclass(frozen=True)
+class Due:
+    """A learner's due time in a lesson of the class, and how late work there counts."""
+
+    at: datetime | None
+    extended: bool
+    policy: deadlines.Policy
+    zone: ZoneInfo
+
+
+def _cell(lesson: Lesson, progress, runs, right, now: datetime, due: Due) -> Cell:
     runs_n, last_run = runs if runs else (0, None)
-    points = scores.lesson_score(lesson, progress, right)
+    points = scores.lesson_score(lesson, progress, right, due.at, due.policy)
+    when_due = {
+        "due_at": due.at,
+        "extended": due.extended,
+        "due_text": deadlines.shown(due.at, due.zone),
+    }
     if progress is None:
         return Cell(
             lesson_id=lesson.id,
@@ -106,7 +127,8 @@ def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, right, today: date) -
             runs=runs_n,
             last=last_run,
             questions=len(lesson.questions),
-            late=_late(cl.due_on, None, today),
+            late=_late(due.at, None, now),
+            **when_due,
         )
     return Cell(
         solved=progress.solved_at is not None,
@@ -117,15 +139,26 @@ def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, right, today: date) -
         questions_right=progress.right,
         questions=len(lesson.questions),
         last=_later(progress.updated_at, last_run),
-        late=_late(cl.due_on, progress.solved_at, today),
+        late=_late(due.at, progress.solved_at, now),
         lesson_id=lesson.id,
         score=points.score,
         max_score=points.max_score,
+        **when_due,
     )
 
 
-def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Roster:
-    today = today or timezone.now().date()  # UTC, as solved_at.date() is (review L5)
+def _extensions(room: Classroom) -> dict[tuple[int, str], datetime]:
+    found = Extension.objects.filter(class_lesson__classroom=room)
+    return {
+        (user_id, uuid): at
+        for user_id, uuid, at in found.values_list("user_id", "class_lesson__lesson_uuid", "due_at")
+    }
+
+
+def roster(room: Classroom, sort: str = "name", now: datetime | None = None) -> Roster:
+    now = now or timezone.now()
+    zone, policy = deadlines.room_zone(room), deadlines.room_policy(room)
+    extended = _extensions(room)
     lessons = class_lessons(room)
     uuids = [lesson.uuid for lesson, _ in lessons]
     members = list(room.members.select_related("user"))
@@ -155,12 +188,15 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
             key = (m.user_id, lesson.uuid)
             found = progress.get(key)
             got = right.get(found.pk, {}) if found else {}
-            row.cells.append(_cell(lesson, cl, found, runs.get(key), got, today))
+            own = extended.get(key)
+            due = Due(own or cl.due_at, own is not None, policy, zone)
+            row.cells.append(_cell(lesson, found, runs.get(key), got, now, due))
         rows.append(row)
     columns = [
         Column(
             lesson=lesson,
-            due_on=cl.due_on,
+            due_at=cl.due_at,
+            due_text=deadlines.shown(cl.due_at, zone),
             solved=sum(r.cells[i].solved for r in rows),
             runs=sum(r.cells[i].runs for r in rows),
         )
@@ -168,7 +204,7 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
     ]
     sort = sort if sort in SORTS else "name"
     _sort(rows, sort)
-    return Roster(room=room, columns=columns, rows=rows, sort=sort)
+    return Roster(room=room, columns=columns, rows=rows, sort=sort, zone=zone)
 
 
 def _sort(rows: list[Row], sort: str) -> None:
@@ -187,6 +223,8 @@ CSV_HEADER = [
     "lesson",
     "lesson_title",
     "due_on",
+    "due",
+    "extended",
     "solved",
     "solved_at",
     "runs",
@@ -202,8 +240,13 @@ CSV_HEADER = [
 ]
 
 
-def _when(t: datetime | date | None) -> str:
+def _when(t: datetime | None) -> str:
     return t.isoformat() if t else ""
+
+
+def _day(t: datetime | None, zone: ZoneInfo | None) -> str:
+    """The day of a due time in the class's zone (the CSV's and the API's ``due_on``)."""
+    return t.astimezone(zone).date().isoformat() if t else ""
 
 
 def roster_csv(r: Roster) -> str:
@@ -213,7 +256,9 @@ def roster_csv(r: Roster) -> str:
             safe(row.name),
             col.lesson.id,
             safe(col.lesson.title),
-            when(col.due_on),
+            _day(c.due_at, r.zone),
+            c.due_text,
+            int(c.extended),
             int(c.solved),
             when(c.solved_at),
             c.runs,
@@ -237,11 +282,15 @@ def roster_json(r: Roster) -> dict:
     return {
         "id": r.room.pk,
         "name": r.room.name,
+        "time_zone": (r.zone or deadlines.room_zone(r.room)).key,
+        "late_policy": r.room.late_policy,
+        "late_penalty": r.room.late_penalty,
         "lessons": [
             {
                 "id": c.lesson.id,
                 "title": c.lesson.title,
-                "due_on": _when(c.due_on) or None,
+                "due_on": _day(c.due_at, r.zone) or None,
+                "due": deadlines.iso(c.due_at, r.zone or deadlines.room_zone(r.room)),
                 "solved": c.solved,
             }
             for c in r.columns
@@ -263,6 +312,8 @@ def roster_json(r: Roster) -> dict:
                         "questions": c.questions,
                         "last_activity": _when(c.last) or None,
                         "late": c.late,
+                        "due": deadlines.iso(c.due_at, r.zone or deadlines.room_zone(r.room)),
+                        "extended": c.extended,
                         "score": c.score,
                         "max_score": c.max_score,
                     }

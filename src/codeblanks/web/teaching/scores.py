@@ -6,6 +6,8 @@
 - Nothing is earned once the answers are known: the exercise solved after its solution was
   revealed, or a question answered right after "Review with answers" was opened or the solution
   revealed, earns no point. Earned before, it stays.
+- In a class, a point earned after the lesson's due time (the learner's extension, if any) is
+  worth what the class's late policy says (``deadlines.Policy``): all, less per day, nothing.
 
 Read from the progress row and every answer logged (``AnswerEvent``), in one query for a
 whole class (``first_right``)."""
@@ -20,13 +22,22 @@ from django.db.models import Min
 
 from codeblanks.content.model import Lesson
 from codeblanks.web.models import LessonProgress, QuestionAnswer
+from codeblanks.web.teaching.deadlines import Policy
 from codeblanks.web.teaching.models import AnswerEvent
+
+ON_TIME = Policy()  # outside a class: no due time, every point counts
 
 
 @dataclass(frozen=True)
 class Score:
-    score: int
+    score: float | int  # an int unless a late penalty took a share of a point
     max_score: int
+
+
+def number(x: float) -> float | int:
+    """A score as shown: 2 rather than 2.0, else two decimals."""
+    x = round(x, 2)
+    return int(x) if x == int(x) else x
 
 
 def max_score(lesson: Lesson) -> int:
@@ -60,26 +71,33 @@ def first_right(progress_ids: list[int]) -> dict[int, dict[str, datetime]]:
 
 
 def lesson_score(
-    lesson: Lesson, progress: LessonProgress | None, right: dict[str, datetime]
+    lesson: Lesson,
+    progress: LessonProgress | None,
+    right: dict[str, datetime],
+    due: datetime | None = None,
+    policy: Policy = ON_TIME,
 ) -> Score:
-    """The points of one learner in one lesson, from their row and ``first_right``'s times."""
+    """The points of one learner in one lesson, from their row and ``first_right``'s times;
+    in a class, with its due time for them and its late policy."""
     top = max_score(lesson)
     if progress is None:
         return Score(0, top)
     known = _earliest(progress.reviewed_at, progress.revealed_at)  # from then on: nothing earned
     solved = progress.solved_at
-    points = int(
-        solved is not None and (progress.revealed_at is None or solved < progress.revealed_at)
-    )
+    points = 0.0
+    if solved is not None and (progress.revealed_at is None or solved < progress.revealed_at):
+        points += policy.worth(solved, due)
     for q in lesson.questions:
         at = right.get(q.id)
         if at is not None and (known is None or at < known):
-            points += 1
-    return Score(points, top)
+            points += policy.worth(at, due)
+    return Score(number(points), top)
 
 
-def score_of(user_id: int, lesson: Lesson) -> Score:
+def score_of(
+    user_id: int, lesson: Lesson, due: datetime | None = None, policy: Policy = ON_TIME
+) -> Score:
     """One learner's score in one lesson, read now."""
     row = LessonProgress.objects.filter(user_id=user_id, lesson_uuid=lesson.uuid).first()
     right = first_right([row.pk]).get(row.pk, {}) if row else {}
-    return lesson_score(lesson, row, right)
+    return lesson_score(lesson, row, right, due, policy)

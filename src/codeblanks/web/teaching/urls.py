@@ -23,6 +23,8 @@ urlpatterns = [
         "classes/<row:room_id>/teachers", views.class_add_teacher, name="class-add-teacher"
     ),
     path("classes/<row:room_id>/regrade", views.class_regrade, name="class-regrade"),
+    path("classes/<row:room_id>/late-policy", views.class_policy, name="class-policy"),
+    path("classes/<row:room_id>/extensions", views.class_extend, name="class-extend"),
     path("classes/<row:room_id>/leave", views.class_leave, name="class-leave"),
     path("classes/<row:room_id>/delete", views.class_delete, name="class-delete"),
     path(
@@ -51,6 +53,7 @@ api_urlpatterns = [
         name="api-class-learner",
     ),
     path("api/classes/<row:room_id>/regrade", api.regrade, name="api-class-regrade"),
+    path("api/classes/<row:room_id>/extensions", api.extend, name="api-class-extensions"),
     path("api/classes/<row:room_id>/progress", api.progress, name="api-class-progress"),
     path("api/classes/<row:room_id>/progress.csv", api.progress_csv, name="api-class-csv"),
     path("api/classes/<row:room_id>/answers.csv", api.answers_csv, name="api-class-answers"),

@@ -4,9 +4,11 @@ render; a class one does not teach is a 404, as if it did not exist."""
 
 from __future__ import annotations
 
-from datetime import date
+import zoneinfo
+from datetime import datetime
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -16,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import quotas, selectors
-from codeblanks.web.teaching import analysis, classes, work
+from codeblanks.web.teaching import analysis, classes, deadlines, work
 from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.regrade import regrade
@@ -41,17 +43,13 @@ def class_list(request):
     return _list(request)
 
 
-def _due_dates(post, lesson_ids: list[str]) -> dict[str, date]:
-    due = {}
-    for lesson_id in lesson_ids:
-        text = post.get(f"due-{lesson_id}", "").strip()
-        if text:
-            try:
-                due[lesson_id] = date.fromisoformat(text)
-            except ValueError:
-                message = _("The due date for %(lesson)s is not a date (YYYY-MM-DD).")
-                raise classes.ClassError(message % {"lesson": lesson_id}) from None
-    return due
+def _due_dates(post, lesson_ids: list[str], zone: str) -> dict[str, datetime]:
+    """The due times typed (a datetime-local box: 2030-01-31T17:00) in the class's zone."""
+    return classes.due_times({x: post.get(f"due-{x}", "") for x in lesson_ids}, zone)
+
+
+def _zones() -> list[str]:
+    return sorted(zoneinfo.available_timezones())
 
 
 @login_required
@@ -63,10 +61,12 @@ def class_new(request):
     if request.method == "POST":
         chosen = request.POST.getlist("lessons")
         try:
+            zone = request.POST.get("time_zone", "").strip()
             plan = classes.Plan(
                 name=request.POST.get("name", ""),
                 lessons=tuple(chosen),
-                due=_due_dates(request.POST, chosen),
+                due=_due_dates(request.POST, chosen, zone),
+                time_zone=zone,
             )
             room = classes.class_create(request.user, plan)
         except classes.ClassError as exc:
@@ -79,6 +79,8 @@ def class_new(request):
         "name": request.POST.get("name", ""),
         "heading": _("New class"),
         "button": _("Make the class"),
+        "zones": _zones(),
+        "zone": request.POST.get("time_zone", "") or settings.TIME_ZONE,
     }
     return render(request, "teaching/class_new.html", context, status=422 if error else 200)
 
@@ -108,8 +110,9 @@ def class_edit(request, room_id: int):
     if request.method == "POST":
         chosen = request.POST.getlist("lessons")
         name, due = request.POST.get("name", ""), dict(request.POST.items())
+        zone = request.POST.get("time_zone", "").strip()
         try:
-            plan = classes.Plan(name, tuple(chosen), _due_dates(request.POST, chosen))
+            plan = classes.Plan(name, tuple(chosen), _due_dates(request.POST, chosen, zone), zone)
             classes.class_edit(room, plan)
         except classes.ClassError as exc:
             error = str(exc)
@@ -117,14 +120,21 @@ def class_edit(request, room_id: int):
             return redirect("class-detail", room_id=room.pk)
     else:
         current = classes.class_lessons(room)
-        chosen, name = [x.id for x, _ in current], room.name
-        due = {f"due-{x.id}": cl.due_on.isoformat() for x, cl in current if cl.due_on}
+        chosen, name, zone = [x.id for x, _ in current], room.name, room.time_zone
+        shown = deadlines.room_zone(room)
+        due = {
+            f"due-{x.id}": cl.due_at.astimezone(shown).strftime("%Y-%m-%dT%H:%M")
+            for x, cl in current
+            if cl.due_at
+        }
     context = {
         "courses": _lesson_rows(chosen, due),
         "error": error,
         "name": name,
         "heading": _("Edit the class"),
         "button": _("Save the class"),
+        "zones": _zones(),
+        "zone": zone or settings.TIME_ZONE,
     }
     return render(request, "teaching/class_new.html", context, status=422 if error else 200)
 
@@ -142,7 +152,15 @@ def class_detail(request, room_id: int):
     return _detail_page(request, _taught_or_404(request, room_id))
 
 
-def _detail_page(request, room, *, teacher_error: str = "", status: int = 200, regraded=None):
+def _detail_page(
+    request,
+    room,
+    *,
+    teacher_error: str = "",
+    status: int = 200,
+    regraded=None,
+    deadline_error: str = "",
+):
     table = roster(room, request.GET.get("sort", "name"))
     link = absolute_url(request, reverse("class-join-link", args=[room.join_token]))
     sorts = [
@@ -161,6 +179,7 @@ def _detail_page(request, room, *, teacher_error: str = "", status: int = 200, r
         "teacher_error": teacher_error,
         "teacher_added": request.GET.get("added", ""),
         "regraded": regraded,
+        "deadline_error": deadline_error,
     }
     return render(request, "teaching/class_detail.html", context, status=status)
 
@@ -248,6 +267,35 @@ def class_add_teacher(request, room_id: int):
     except classes.ClassError as exc:
         return _detail_page(request, room, teacher_error=str(exc), status=422)
     return redirect(reverse("class-detail", args=[room_id]) + "?" + urlencode({"added": username}))
+
+
+@login_required
+@require_POST
+def class_policy(request, room_id: int):
+    """The class's late policy (accept, penalty with its percent, close)."""
+    room = _taught_or_404(request, room_id)
+    text = request.POST.get("late_penalty", "").strip()
+    try:
+        penalty = int(text) if text.isdigit() and len(text) < 4 else (0 if not text else -1)
+        classes.class_set_policy(room, request.POST.get("late_policy", ""), penalty)
+    except classes.ClassError as exc:
+        return _detail_page(request, room, deadline_error=str(exc), status=422)
+    return redirect("class-detail", room_id=room_id)
+
+
+@login_required
+@require_POST
+def class_extend(request, room_id: int):
+    """A learner's own due time for one lesson (the datetime-local box, in the class's zone)."""
+    room = _taught_or_404(request, room_id)
+    try:
+        due = deadlines.parse_due(request.POST.get("due", ""), deadlines.room_zone(room))
+        classes.class_extend(
+            room, request.POST.get("username", ""), request.POST.get("lesson", ""), due
+        )
+    except (deadlines.DueError, classes.ClassError) as exc:
+        return _detail_page(request, room, deadline_error=str(exc), status=422)
+    return redirect("class-detail", room_id=room_id)
 
 
 @login_required
