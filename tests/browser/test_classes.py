@@ -57,7 +57,7 @@ def test_a_teacher_sees_two_learners_join_solve_and_fail(site, page, another_pag
     first, second = lesson("arrays-and-shapes"), lesson("broadcasting")
     page.get_by_label(first.title, exact=True).check()
     page.get_by_label(second.title, exact=True).check()
-    page.get_by_label(f"Due date for {second.title}").fill("2030-01-31")
+    page.get_by_label(f"Due time for {second.title}").fill("2030-01-31T23:59")
     assert axe_violations(page) == [] and overflow(page) is None
     page.get_by_role("button", name="Make the class").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Class 7B")
