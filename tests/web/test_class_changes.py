@@ -42,7 +42,16 @@ def test_a_new_code_and_link_leave_the_old_ones_joining_no_one(taught):
     answer = patch(f"/api/classes/{room.pk}", {"rotate_code": True}, token)
     assert answer.status_code == 200, answer.content
     body = answer.json()
-    assert set(body) == {"id", "name", "join_code", "join_url", "teachers", "time_zone", "late_policy", "late_penalty"}
+    assert set(body) == {
+        "id",
+        "name",
+        "join_code",
+        "join_url",
+        "teachers",
+        "time_zone",
+        "late_policy",
+        "late_penalty",
+    }
     room.refresh_from_db()
     assert room.join_code != old_code and room.join_token != old_token
     assert body["join_code"] == classes.shown_code(room.join_code)

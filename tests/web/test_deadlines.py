@@ -124,8 +124,12 @@ def test_the_late_policy_applies_to_work_after_the_due_time(taught):
     assert (cell(r, "ada").score, cell(r, "bob").score) == (1, 1)  # accept: all of it
     assert (cell(r, "ada").late, cell(r, "bob").late) == (False, True)
 
-    assert patch(f"/api/classes/{room.pk}", {"late_policy": "penalty", "late_penalty": 15},
-                 token).status_code == 200  # fmt: skip
+    assert (
+        patch(
+            f"/api/classes/{room.pk}", {"late_policy": "penalty", "late_penalty": 15}, token
+        ).status_code
+        == 200
+    )
     r = roster.roster(Classroom.objects.get(pk=room.pk), now=after)
     assert (cell(r, "ada").score, cell(r, "bob").score) == (1, 0.7)
     assert next(x for x in r.rows if x.username == "bob").score == 0.7
@@ -199,27 +203,45 @@ def test_extensions_are_the_teachers_only_and_posted(taught):
     assert Client().get(url, **auth(token)).status_code == 405
     assert post(url, "{not json", token).status_code == 400
     t = signed_in(room.teacher)
-    page = t.post(f"/classes/{room.pk}/extensions", {"username": "bob", "lesson": FIRST.id,
-                                                      "due": "soon"})  # fmt: skip
+    page = t.post(
+        f"/classes/{room.pk}/extensions", {"username": "bob", "lesson": FIRST.id, "due": "soon"}
+    )
     assert page.status_code == 422 and "is not a due time" in page.content.decode()
-    done = t.post(f"/classes/{room.pk}/extensions", {"username": "bob", "lesson": FIRST.id,
-                                                      "due": "2030-02-01T09:30"})  # fmt: skip
+    done = t.post(
+        f"/classes/{room.pk}/extensions",
+        {"username": "bob", "lesson": FIRST.id, "due": "2030-02-01T09:30"},
+    )
     assert done.status_code == 302
     assert "extended to 2030-02-01 09:30" in t.get(f"/classes/{room.pk}/").content.decode()
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(room.teacher)
-    assert strict.post(f"/classes/{room.pk}/late-policy", {"late_policy": "close"}).status_code == 403
-    assert t.post(f"/classes/{room.pk}/late-policy", {"late_policy": "penalty",
-                                                      "late_penalty": "x"}).status_code == 422  # fmt: skip
-    assert t.post(f"/classes/{room.pk}/late-policy", {"late_policy": "penalty",
-                                                      "late_penalty": "20"}).status_code == 302  # fmt: skip
+    assert (
+        strict.post(f"/classes/{room.pk}/late-policy", {"late_policy": "close"}).status_code == 403
+    )
+    assert (
+        t.post(
+            f"/classes/{room.pk}/late-policy", {"late_policy": "penalty", "late_penalty": "x"}
+        ).status_code
+        == 422
+    )
+    assert (
+        t.post(
+            f"/classes/{room.pk}/late-policy", {"late_policy": "penalty", "late_penalty": "20"}
+        ).status_code
+        == 302
+    )
     room.refresh_from_db()
     assert (room.late_policy, room.late_penalty) == ("penalty", 20)
 
 
 def test_changing_the_lessons_keeps_the_extensions(taught):
     token, room = taught
-    post(f"/api/classes/{room.pk}/extensions",
-         {"username": "bob", "lesson": FIRST.id, "due": "2030-02-01"}, token)  # fmt: skip
-    assert patch(f"/api/classes/{room.pk}", {"lessons": [LAST.id, FIRST.id]}, token).status_code == 200
+    post(
+        f"/api/classes/{room.pk}/extensions",
+        {"username": "bob", "lesson": FIRST.id, "due": "2030-02-01"},
+        token,
+    )
+    assert (
+        patch(f"/api/classes/{room.pk}", {"lessons": [LAST.id, FIRST.id]}, token).status_code == 200
+    )
     assert cell(roster.roster(room, now=DUE), "bob").extended

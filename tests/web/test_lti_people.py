@@ -67,8 +67,11 @@ def test_learners_are_named_as_the_lms_names_them_on_every_launch(platform, live
     t = teacher_client(room)
     page = t.get(f"/classes/{room.pk}/").content.decode()
     assert re.search(r'class="learner-name">Zoë Yılmaz <small class="username">lti-', page)
-    rows = list(csv.DictReader(io.StringIO(t.get(f"/classes/{room.pk}/progress.csv").content
-                                           .decode("utf-8-sig"))))  # fmt: skip
+    rows = list(
+        csv.DictReader(
+            io.StringIO(t.get(f"/classes/{room.pk}/progress.csv").content.decode("utf-8-sig"))
+        )
+    )
     assert {(r["learner"], r["name"]) for r in rows} == {(account.username, "Zoë Yılmaz")}
 
     browser.get(f"{live_server.url}/lessons/{FIRST.id}/")

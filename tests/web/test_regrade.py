@@ -106,7 +106,9 @@ def test_the_api_regrades_the_teachers_class_only(room, monkeypatch):
     assert done.status_code == 200, done.content
     body = done.json()
     assert (body["programs"], body["failed"]) == (2, 0)
-    assert sorted((c["username"], c["old"], c["new"], c["score_after"]) for c in body["changes"]) == [
+    assert sorted(
+        (c["username"], c["old"], c["new"], c["score_after"]) for c in body["changes"]
+    ) == [
         ("ada", "correct", "incorrect", 0),
         ("bob", "incorrect", "correct", 1),
     ]

@@ -15,6 +15,7 @@ import secrets
 import socket
 import threading
 import time
+from datetime import datetime
 from urllib.parse import urlsplit
 
 import requests
@@ -37,6 +38,7 @@ from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
+from codeblanks.content.model import Lesson
 from codeblanks.web import selectors
 from codeblanks.web.account_forms import LTI_PREFIX, LTI_SESSION
 from codeblanks.web.teaching import classes, deadlines, scores
@@ -480,18 +482,21 @@ def score(link: LtiGrade) -> tuple[float, float]:
     """(given, maximum) for what the link grades, from the learner's progress now: a lesson's
     points, or a class's lessons' points added up (``scores.py``: the best kept, nothing earned
     once the answers were seen), exactly as the roster shows them."""
-    policy, lessons = scores.ON_TIME, []
+    policy = scores.ON_TIME
+    lessons: list[tuple[Lesson, datetime | None]] = []
     if link.classroom is not None:
         room = link.classroom
         policy = deadlines.room_policy(room)
         own = dict(
-            Extension.objects.filter(user_id=link.user_id, class_lesson__classroom=room)
-            .values_list("class_lesson__lesson_uuid", "due_at")
-        )  # fmt: skip
+            Extension.objects.filter(
+                user_id=link.user_id, class_lesson__classroom=room
+            ).values_list("class_lesson__lesson_uuid", "due_at")
+        )
         lessons = [(x, own.get(x.uuid, cl.due_at)) for x, cl in classes.class_lessons(room)]
     else:
-        lessons = [(x, None) for x in selectors.lesson_list() if x.uuid == link.lesson_uuid][:1]
-    given = top = 0
+        found = [x for x in selectors.lesson_list() if x.uuid == link.lesson_uuid][:1]
+        lessons = [(x, None) for x in found]
+    given, top = 0.0, 0
     for lesson, due in lessons:
         points = scores.score_of(link.user_id, lesson, due, policy)
         given, top = given + points.score, top + points.max_score

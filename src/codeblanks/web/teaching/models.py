@@ -1,7 +1,8 @@
 """A teacher's classes: which lessons each covers (by ``Lesson.uuid``, as every progress row
-points at lessons), with an optional due date per lesson, and who joined. A class belongs to
-its teacher (others may co-teach it): deleting the teacher's account deletes their classes, and deleting a learner's
-account removes them from every class (both cascade), so no report can name them again."""
+points at lessons), with an optional due time per lesson (and learners' extensions), and who
+joined. A class belongs to its teacher (others may co-teach it): deleting the teacher's account
+deletes their classes, and deleting a learner's account removes them from every class (both
+cascade), so no report can name them again."""
 
 from __future__ import annotations
 

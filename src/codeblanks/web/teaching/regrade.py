@@ -27,8 +27,8 @@ class Change:
     lesson_id: str
     old: str  # the verdict the run had
     new: str  # the verdict it has now
-    score_before: int
-    score_after: int
+    score_before: float | int
+    score_after: float | int
     kept: bool = False  # now wrong, but the solve was kept (not ``lower``)
 
 
@@ -55,9 +55,7 @@ def _apply(attempt: Attempt, new: str, case: str, *, lower: bool) -> bool:
     """The new verdict on the run and, where it changes the solve, on the progress row (saved
     through the model: its signal sends the new score to an LMS). True when a solve the new
     verdict denies was kept: the run keeps its verdict then, so ``lower`` later still finds it."""
-    row = LessonProgress.objects.filter(
-        user_id=attempt.user_id, lesson_uuid=attempt.lesson_uuid
-    ).first()
+    row = LessonProgress.objects.filter(user=attempt.user, lesson_uuid=attempt.lesson_uuid).first()
     denied = attempt.verdict == Verdict.CORRECT and new != Verdict.CORRECT
     if denied and row is not None and row.solved_at is not None and not lower:
         return True
@@ -79,17 +77,18 @@ def regrade(room: Classroom, *, lower: bool = False) -> Report:
     changes, failed = [], 0
     attempts = _last_programs(room, list(lessons))
     for attempt in attempts:
-        lesson = lessons[attempt.lesson_uuid]
+        lesson, who = lessons[attempt.lesson_uuid], attempt.user
+        if who is None:  # a member's runs have an account; an anonymous one is not theirs
+            continue
         result = grade(lesson, attempt.program, client=CLIENT)
         if Verdict(result.verdict).platform:
             failed += 1
             continue
         if result.verdict == attempt.verdict:
             continue
-        before = scores.score_of(attempt.user_id, lesson).score
+        before = scores.score_of(who.pk, lesson).score
         kept = _apply(attempt, str(result.verdict), result.case or "", lower=lower)
-        after = scores.score_of(attempt.user_id, lesson).score
-        who = attempt.user
+        after = scores.score_of(who.pk, lesson).score
         changes.append(
             Change(
                 who.get_username(),

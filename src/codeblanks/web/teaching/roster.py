@@ -114,11 +114,7 @@ class Due:
 def _cell(lesson: Lesson, progress, runs, right, now: datetime, due: Due) -> Cell:
     runs_n, last_run = runs if runs else (0, None)
     points = scores.lesson_score(lesson, progress, right, due.at, due.policy)
-    when_due = {
-        "due_at": due.at,
-        "extended": due.extended,
-        "due_text": deadlines.shown(due.at, due.zone),
-    }
+    due_text = deadlines.shown(due.at, due.zone)
     if progress is None:
         return Cell(
             lesson_id=lesson.id,
@@ -128,7 +124,9 @@ def _cell(lesson: Lesson, progress, runs, right, now: datetime, due: Due) -> Cel
             last=last_run,
             questions=len(lesson.questions),
             late=_late(due.at, None, now),
-            **when_due,
+            due_at=due.at,
+            extended=due.extended,
+            due_text=due_text,
         )
     return Cell(
         solved=progress.solved_at is not None,
@@ -143,7 +141,9 @@ def _cell(lesson: Lesson, progress, runs, right, now: datetime, due: Due) -> Cel
         lesson_id=lesson.id,
         score=points.score,
         max_score=points.max_score,
-        **when_due,
+        due_at=due.at,
+        extended=due.extended,
+        due_text=due_text,
     )
 
 

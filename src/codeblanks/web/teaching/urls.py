@@ -19,9 +19,7 @@ urlpatterns = [
     path("classes/<row:room_id>/edit", views.class_edit, name="class-edit"),
     path("classes/<row:room_id>/rotate", views.class_rotate, name="class-rotate"),
     path("classes/<row:room_id>/remove", views.class_remove, name="class-remove"),
-    path(
-        "classes/<row:room_id>/teachers", views.class_add_teacher, name="class-add-teacher"
-    ),
+    path("classes/<row:room_id>/teachers", views.class_add_teacher, name="class-add-teacher"),
     path("classes/<row:room_id>/regrade", views.class_regrade, name="class-regrade"),
     path("classes/<row:room_id>/late-policy", views.class_policy, name="class-policy"),
     path("classes/<row:room_id>/extensions", views.class_extend, name="class-extend"),

@@ -5,16 +5,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('teaching', '0004_membership_left_at'),
+        ("teaching", "0004_membership_left_at"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='classroom',
-            name='co_teachers',
-            field=models.ManyToManyField(blank=True, related_name='classes_co_taught', to=settings.AUTH_USER_MODEL),
+            model_name="classroom",
+            name="co_teachers",
+            field=models.ManyToManyField(
+                blank=True, related_name="classes_co_taught", to=settings.AUTH_USER_MODEL
+            ),
         ),
     ]

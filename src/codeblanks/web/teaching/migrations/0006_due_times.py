@@ -18,48 +18,72 @@ def due_dates_to_times(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('teaching', '0005_co_teachers'),
+        ("teaching", "0005_co_teachers"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='classlesson',
-            name='due_at',
+            model_name="classlesson",
+            name="due_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.RunPython(due_dates_to_times, migrations.RunPython.noop),
         migrations.RemoveField(
-            model_name='classlesson',
-            name='due_on',
+            model_name="classlesson",
+            name="due_on",
         ),
         migrations.AddField(
-            model_name='classroom',
-            name='late_penalty',
+            model_name="classroom",
+            name="late_penalty",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='classroom',
-            name='late_policy',
-            field=models.CharField(choices=[('accept', 'accept'), ('penalty', 'penalty'), ('close', 'close')], default='accept', max_length=8),
+            model_name="classroom",
+            name="late_policy",
+            field=models.CharField(
+                choices=[("accept", "accept"), ("penalty", "penalty"), ("close", "close")],
+                default="accept",
+                max_length=8,
+            ),
         ),
         migrations.AddField(
-            model_name='classroom',
-            name='time_zone',
-            field=models.CharField(blank=True, default='', max_length=64),
+            model_name="classroom",
+            name="time_zone",
+            field=models.CharField(blank=True, default="", max_length=64),
         ),
         migrations.CreateModel(
-            name='Extension',
+            name="Extension",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('due_at', models.DateTimeField()),
-                ('class_lesson', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='extensions', to='teaching.classlesson')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='extensions', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("due_at", models.DateTimeField()),
+                (
+                    "class_lesson",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="extensions",
+                        to="teaching.classlesson",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="extensions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('class_lesson', 'user'), name='extension_once')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("class_lesson", "user"), name="extension_once")
+                ],
             },
         ),
     ]
