@@ -82,3 +82,34 @@ def test_an_lti_account_planted_under_the_old_name_loses_its_password():
     assert check_password("ada's own", users.get(pk=other).password)
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_due_date_becomes_the_end_of_that_day_in_the_sites_zone(settings):
+    """Teaching 0006: due dates become due times (23:59 that day, the site's zone, in UTC)."""
+    from datetime import date, datetime, time
+    from zoneinfo import ZoneInfo
+
+    before, after = [("teaching", "0005_co_teachers")], [("teaching", "0006_due_times")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    user = old.get_model("auth", "User").objects.create(username="teacher")
+    room = old.get_model("teaching", "Classroom").objects.create(
+        teacher_id=user.pk, name="7B", join_code="ABCD2345", join_token="t" * 24
+    )
+    lessons = old.get_model("teaching", "ClassLesson")
+    lessons.objects.create(classroom=room, lesson_uuid="a", position=0, due_on=date(2030, 1, 31))
+    lessons.objects.create(classroom=room, lesson_uuid="b", position=1, due_on=None)
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps.get_model("teaching", "ClassLesson")
+    zone = ZoneInfo(settings.TIME_ZONE)
+    assert dict(new.objects.values_list("lesson_uuid", "due_at")) == {
+        "a": datetime.combine(date(2030, 1, 31), time(23, 59), zone),
+        "b": None,
+    }
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
