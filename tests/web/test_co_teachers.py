@@ -36,6 +36,8 @@ def test_a_co_teacher_added_by_the_api_sees_the_class_and_is_no_longer_its_learn
     _t, token, room = taught
     bob = user("bob")  # no teacher role: a TA needs none to help in this one class
     assert signed_in(bob).get(f"/classes/{room.pk}/").status_code == 404
+    join_page = signed_in(bob).get(f"/classes/join/{room.join_token}/").content.decode()
+    assert "co-teachers, if it has any, see the same" in join_page  # told before joining
     assert signed_in(bob).post("/classes/join", {"code": room.join_code}).status_code == 302
     assert Membership.objects.filter(classroom=room, user=bob).exists()
 

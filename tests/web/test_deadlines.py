@@ -137,6 +137,8 @@ def test_the_late_policy_applies_to_work_after_the_due_time(taught):
     assert patch(f"/api/classes/{room.pk}", {"late_policy": "close"}, token).status_code == 200
     r = roster.roster(Classroom.objects.get(pk=room.pk), now=after)
     assert (cell(r, "ada").score, cell(r, "bob").score) == (1, 0)
+    work = f"/api/classes/{room.pk}/learners/bob/lessons/{FIRST.id}"
+    assert Client().get(work, **auth(token)).json()["score"] == 0  # the work page agrees
     # Not solved: late once the due time has passed, not before.
     assert roster.roster(room, now=DUE - timedelta(seconds=1)).rows[0].cells[1].late is False
     assert cell(roster.roster(room, now=DUE + timedelta(seconds=1)), "ada", LAST.id).late is False

@@ -12,10 +12,10 @@ from datetime import datetime
 from codeblanks.content.model import Lesson
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.web.models import Attempt, LessonProgress
-from codeblanks.web.teaching import scores
+from codeblanks.web.teaching import deadlines, scores
 from codeblanks.web.teaching.analysis import answer_text
 from codeblanks.web.teaching.classes import class_lessons, display_name
-from codeblanks.web.teaching.models import AnswerEvent, Classroom
+from codeblanks.web.teaching.models import AnswerEvent, Classroom, Extension
 
 MAX_ATTEMPTS = 500  # the latest ones; a page of more helps no one
 
@@ -83,9 +83,11 @@ def _diff(before: str, after: str) -> list[str]:
 def learner_work(room: Classroom, username: str, lesson_id: str) -> Work | None:
     """The work, or None when the class has no such learner or does not cover the lesson."""
     member = room.members.filter(user__username=username).select_related("user").first()
-    lesson = next((x for x, _ in class_lessons(room) if x.id == lesson_id), None)
-    if member is None or lesson is None:
+    lesson, cl = next(((x, cl) for x, cl in class_lessons(room) if x.id == lesson_id), (None, None))
+    if member is None or lesson is None or cl is None:
         return None
+    own = Extension.objects.filter(class_lesson=cl, user_id=member.user_id).first()
+    due = own.due_at if own else cl.due_at
     runs = Attempt.objects.filter(user_id=member.user_id, lesson_uuid=lesson.uuid)
     rows = list(runs.order_by("-created_at", "-id")[:MAX_ATTEMPTS])[::-1]
     attempts: list[Try] = []
@@ -107,7 +109,7 @@ def learner_work(room: Classroom, username: str, lesson_id: str) -> Work | None:
             shown = answer_text(q, e.answer) if q else str(e.answer)
             answers.append(Given(e.question_id, q.prompt if q else "", shown, e.correct, e.at))
         right = scores.first_right([progress.pk]).get(progress.pk, {})
-    score = scores.lesson_score(lesson, progress, right)
+    score = scores.lesson_score(lesson, progress, right, due, deadlines.room_policy(room))
     return Work(
         room,
         member.user.get_username(),
