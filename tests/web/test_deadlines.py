@@ -99,6 +99,8 @@ def test_a_due_time_is_typed_in_the_class_zone_stored_in_utc_and_shown_back(taug
         ({"time_zone": "../../etc/passwd"}, "is not a time zone"),
         ({"time_zone": 3}, '"time_zone" must be'),
         ({"lessons": [FIRST.id], "due": {FIRST.id: "31/01/2030"}}, "is not a due time"),
+        ({"lessons": [FIRST.id], "due": {FIRST.id: "9999-12-31T23:59-12:00"}}, "not a due time"),
+        ({"lessons": [FIRST.id], "due": {FIRST.id: "0001-01-01T00:00+14:00"}}, "not a due time"),
         ({"late_policy": "maybe"}, "one of: accept, penalty, close"),
         ({"late_policy": "penalty", "late_penalty": 0}, "from 1 to 100"),
         ({"late_policy": "penalty", "late_penalty": 101}, "from 1 to 100"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -48,12 +48,15 @@ def parse_due(text: str, zone: ZoneInfo) -> datetime:
     text = text.strip()
     try:
         if len(text) == 10:
-            return datetime.combine(date.fromisoformat(text), END_OF_DAY, zone)
-        found = datetime.fromisoformat(text)
-    except ValueError:
+            found = datetime.combine(date.fromisoformat(text), END_OF_DAY, zone)
+        else:
+            found = datetime.fromisoformat(text)
+            found = found if found.tzinfo else found.replace(tzinfo=zone)
+        found.astimezone(UTC)  # year 9999 in a zone west of UTC is past what a database keeps
+    except (ValueError, OverflowError):
         message = _("%(text)s is not a due time (YYYY-MM-DD HH:MM, or YYYY-MM-DD).")
         raise DueError(message % {"text": repr(text[:40])}) from None
-    return found if found.tzinfo else found.replace(tzinfo=zone)
+    return found
 
 
 def shown(t: datetime | None, zone: ZoneInfo) -> str:
