@@ -96,7 +96,7 @@ def test_a_teacher_rotates_the_code_removes_a_learner_and_edits_the_class(site, 
     expect(page.get_by_label(first.title, exact=True)).to_be_checked()
     assert axe_violations(page) == [] and overflow(page) is None
     page.get_by_label("Name").fill("Class 7C")
-    page.get_by_label(f"Due date for {first.title}").fill("2030-01-31")
+    page.get_by_label(f"Due time for {first.title}").fill("2030-01-31T17:00")
     page.get_by_role("button", name="Save the class").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Class 7C")
-    expect(page.locator("table.roster thead")).to_contain_text("due")
+    expect(page.locator("table.roster thead")).to_contain_text("due 2030-01-31 17:00")
