@@ -37,6 +37,12 @@ class ClassError(ValueError):
     """What was wrong with a request about a class, in words for the person who made it."""
 
 
+def _name(text: str) -> str:
+    """A name to look up, or "" for one no row can have: PostgreSQL refuses a NUL in a query
+    (a 500), so it is never sent one."""
+    return "" if "\x00" in text else text
+
+
 def display_name(user) -> str:
     """How a teacher sees a learner: their name (as their LMS named them, for an LTI account,
     whose username is a random ``lti-...``), else their username."""
@@ -221,7 +227,8 @@ def class_add_teacher(room: Classroom, username: str) -> None:
     """Make ``username`` a co-teacher of the class: they see and manage it as its owner does
     (deleting it aside). One who was its learner is its learner no more (their row goes: a
     teacher is not graded in the class). ``ClassError`` when there is no such account."""
-    user = get_user_model().objects.filter(username=username).first() if username else None
+    found = _name(username)
+    user = get_user_model().objects.filter(username=found).first() if found else None
     if user is None or not user.is_active:
         raise ClassError(_("There is no account %(name)s.") % {"name": repr(username)})
     if user.pk == room.teacher_id:
@@ -304,7 +311,7 @@ def class_set_policy(room: Classroom, kind: str, penalty: int | None = None) -> 
 
 def class_extend(room: Classroom, username: str, lesson_id: str, due: datetime) -> Extension:
     """A learner's own due time for a lesson of the class (made or replaced)."""
-    member = room.members.filter(user__username=username).select_related("user").first()
+    member = room.members.filter(user__username=_name(username)).select_related("user").first()
     if member is None:
         raise ClassError(_("The class has no learner %(name)s.") % {"name": repr(username)})
     by_id = {lesson.id: cl for lesson, cl in class_lessons(room)}
@@ -320,7 +327,7 @@ def class_extend(room: Classroom, username: str, lesson_id: str, due: datetime) 
 def class_remove(room: Classroom, username: str) -> bool:
     """The teacher removes a learner: kept in the roster as "left", their work still shown to
     the teacher; the class is gone from the learner's list. False if no such learner is in it."""
-    done = room.members.filter(user__username=username, left_at__isnull=True).update(
+    done = room.members.filter(user__username=_name(username), left_at__isnull=True).update(
         left_at=timezone.now()
     )
     return done > 0

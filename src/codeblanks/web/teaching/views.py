@@ -276,7 +276,8 @@ def class_policy(request, room_id: int):
     room = _taught_or_404(request, room_id)
     text = request.POST.get("late_penalty", "").strip()
     try:
-        penalty = int(text) if text.isdigit() and len(text) < 4 else (0 if not text else -1)
+        digits = text.isascii() and text.isdigit() and len(text) < 4
+        penalty = int(text) if digits else (0 if not text else -1)
         classes.class_set_policy(room, request.POST.get("late_policy", ""), penalty)
     except classes.ClassError as exc:
         return _detail_page(request, room, deadline_error=str(exc), status=422)
