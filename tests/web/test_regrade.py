@@ -122,6 +122,11 @@ def test_the_class_page_button_regrades_and_shows_the_changes(room, monkeypatch)
     text = page.content.decode()
     assert "2 programs graded again, 2 changed." in text
     assert f"bob · {FIRST.id}: incorrect → correct" in text and "solve kept" in text
+    # In Turkish: the sentence and the verdicts (a second run: the kept solve is still listed).
+    turkish = t.post(f"/classes/{room.pk}/regrade?lang=tr").content.decode()
+    report = turkish.split('class="regrade"')[1].split("</section>")[0]
+    assert "2 program yeniden değerlendirildi, 1 tanesi değişti." in report
+    assert f"ada · {FIRST.id}: doğru → yanlış" in turkish and "çözüm korundu" in turkish
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(room.teacher)
     assert strict.post(f"/classes/{room.pk}/regrade").status_code == 403

@@ -31,6 +31,22 @@ class Change:
     score_after: float | int
     kept: bool = False  # now wrong, but the solve was kept (not ``lower``)
 
+    @property
+    def old_label(self) -> str:
+        """The old verdict in the reader's language (the page; the API keeps the codes)."""
+        return _label(self.old)
+
+    @property
+    def new_label(self) -> str:
+        return _label(self.new)
+
+
+def _label(verdict: str) -> str:
+    try:
+        return Verdict(verdict).label()
+    except ValueError:
+        return verdict
+
 
 @dataclass(frozen=True)
 class Report:
