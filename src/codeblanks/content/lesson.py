@@ -18,6 +18,7 @@ from codeblanks.content.fields import Table
 from codeblanks.content.files import folder_version, inside, read_text, read_toml
 from codeblanks.content.functests import read_tests
 from codeblanks.content.heatmaps import heatmap_problems
+from codeblanks.content.prose import markdown_problems
 from codeblanks.content.model import (
     Exercise,
     FunctionTests,
@@ -34,7 +35,7 @@ from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
 from codeblanks.content.questions import read_questions
 from codeblanks.content.tomlpos import Locator
 
-LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "exercise", "grading"}
+LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "teaches", "uses", "exercise", "grading"}
 EXERCISE_KEYS = {"file", "hints"}
 OUTPUT_MODES = ("exact", "numbers")
 GRADING_KEYS = {
@@ -73,6 +74,8 @@ def read_lesson(
     explanation = read_text(folder, "explanation.md", problems)
     problems += heatmap_problems(explanation, folder / "explanation.md")
     task = read_text(folder, "task.md", problems)
+    problems += markdown_problems(explanation, folder / "explanation.md")
+    problems += markdown_problems(task, folder / "task.md")
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)
     tests_text = read_text(folder, "tests.py", problems, required=False)
@@ -98,6 +101,7 @@ def read_lesson(
     title = root.text("title")
     summary = root.text("summary")
     level = _read_level(root, levels)
+    teaches, uses = root.texts("teaches"), root.texts("uses")
 
     exercise = root.table("exercise")
     exercise.unknown(EXERCISE_KEYS)
@@ -142,6 +146,8 @@ def read_lesson(
         questions=questions,
         version=folder_version(folder),
         corpus=read_corpus(folder),
+        teaches=teaches,
+        uses=uses,
     )
 
 

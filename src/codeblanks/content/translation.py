@@ -22,6 +22,7 @@ from codeblanks.content.codes import problem
 from codeblanks.content.fields import Table
 from codeblanks.content.files import inside, read_text, read_toml
 from codeblanks.content.heatmaps import heatmap_problems
+from codeblanks.content.prose import markdown_problems
 from codeblanks.content.model import (
     BlankQuestion,
     ChoiceQuestion,
@@ -55,6 +56,8 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
     explanation = read_text(folder, "explanation.md", problems)
     problems += heatmap_problems(explanation, folder / "explanation.md")
     task = read_text(folder, "task.md", problems)
+    problems += markdown_problems(explanation, folder / "explanation.md")
+    problems += markdown_problems(task, folder / "task.md")
     questions = _read_questions(original, folder, problems)
     starter, solution = _read_code(original, folder, problems)
     if parsed is None:
