@@ -71,11 +71,7 @@ def read_lesson(
     """The lesson in ``folder``, or None when it has any problem (all of them are added)."""
     before = len(problems)
     parsed = read_toml(folder, "lesson.toml", problems)
-    explanation = read_text(folder, "explanation.md", problems)
-    problems += heatmap_problems(explanation, folder / "explanation.md")
-    task = read_text(folder, "task.md", problems)
-    problems += markdown_problems(explanation, folder / "explanation.md")
-    problems += markdown_problems(task, folder / "task.md")
+    explanation, task = _read_prose(folder, problems)
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)
     tests_text = read_text(folder, "tests.py", problems, required=False)
@@ -149,6 +145,16 @@ def read_lesson(
         teaches=teaches,
         uses=uses,
     )
+
+
+def _read_prose(folder: Path, problems: list[Problem]) -> tuple[str | None, str | None]:
+    """explanation.md and task.md, with the problems of their pictures and characters."""
+    explanation = read_text(folder, "explanation.md", problems)
+    problems += heatmap_problems(explanation, folder / "explanation.md")
+    task = read_text(folder, "task.md", problems)
+    problems += markdown_problems(explanation, folder / "explanation.md")
+    problems += markdown_problems(task, folder / "task.md")
+    return explanation, task
 
 
 def _read_questions_toml(folder: Path, problems: list[Problem]) -> tuple[Question, ...] | None:
