@@ -55,7 +55,9 @@ def test_an_idea_taught_earlier_may_be_used_and_the_lesson_builds_on_it(tmp_path
     )
     for folder, key in (("02-first", "teaches"), ("01-sum", "uses")):
         toml = course / folder / "lesson.toml"
-        text = toml.read_text().replace('level = "Beginner"\n', f'level = "Beginner"\n{key} = ["sums"]\n')
+        text = toml.read_text().replace(
+            'level = "Beginner"\n', f'level = "Beginner"\n{key} = ["sums"]\n'
+        )
         toml.write_text(text)
     (loaded,), problems = load_courses([course])
     assert problems == []
@@ -70,7 +72,9 @@ def test_the_same_use_before_its_teacher_is_refused(tmp_path: Path):
     )
     for folder, key in (("02-first", "teaches"), ("01-sum", "uses")):
         toml = course / folder / "lesson.toml"
-        text = toml.read_text().replace('level = "Beginner"\n', f'level = "Beginner"\n{key} = ["sums"]\n')
+        text = toml.read_text().replace(
+            'level = "Beginner"\n', f'level = "Beginner"\n{key} = ["sums"]\n'
+        )
         toml.write_text(text)
     (loaded,), problems = load_courses([course])
     assert [p.code for p in problems] == ["content.E038"]
@@ -117,7 +121,12 @@ def test_the_built_in_courses_are_paths_with_levels_that_never_go_down():
     ids = [lesson.id for lesson in by_id["attention-from-scratch"].lessons]
     # what the block is made of comes before it; the tokeniser comes early
     block = ids.index("transformer-block")
-    for piece in ("scaled-dot-product", "causal-mask", "layer-norm-residual", "multi-head-attention"):
+    for piece in (
+        "scaled-dot-product",
+        "causal-mask",
+        "layer-norm-residual",
+        "multi-head-attention",
+    ):
         assert ids.index(piece) < block
     assert ids.index("characters-to-tokens") < ids.index("stable-softmax")
     assert ids.index("query-key-value") < ids.index("scaled-dot-product")

@@ -49,7 +49,7 @@ def test_a_lesson_shows_what_it_builds_on_with_links(client, path_catalog):
 
 def test_builds_on_is_in_the_learners_language():
     turkish = PATH.in_language("tr")
-    (words, lesson), = turkish.builds_on(turkish.lessons[1])
+    ((words, lesson),) = turkish.builds_on(turkish.lessons[1])
     assert words == "nedensel maske" and lesson.id == "first-steps"
 
 

@@ -18,7 +18,6 @@ from codeblanks.content.fields import Table
 from codeblanks.content.files import folder_version, inside, read_text, read_toml
 from codeblanks.content.functests import read_tests
 from codeblanks.content.heatmaps import heatmap_problems
-from codeblanks.content.prose import markdown_problems
 from codeblanks.content.model import (
     Exercise,
     FunctionTests,
@@ -31,6 +30,7 @@ from codeblanks.content.model import (
     Variant,
 )
 from codeblanks.content.problems import Problem
+from codeblanks.content.prose import markdown_problems
 from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
 from codeblanks.content.questions import read_questions
 from codeblanks.content.tomlpos import Locator

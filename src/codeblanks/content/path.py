@@ -125,9 +125,7 @@ def _ideas_problems(lesson: Lesson, ideas: dict[str, str], taught: set[str]) -> 
             found.append(_at(lesson, key, "content.E037", message))
     early = [x for x in lesson.uses if x in ideas and x not in taught]
     if early:
-        message = (
-            f"lesson {lesson.id!r} uses {', '.join(early)}, which no lesson before it teaches"
-        )
+        message = f"lesson {lesson.id!r} uses {', '.join(early)}, which no lesson before it teaches"
         found.append(_at(lesson, "uses", "content.E038", message))
     return found
 

@@ -22,7 +22,6 @@ from codeblanks.content.codes import problem
 from codeblanks.content.fields import Table
 from codeblanks.content.files import inside, read_text, read_toml
 from codeblanks.content.heatmaps import heatmap_problems
-from codeblanks.content.prose import markdown_problems
 from codeblanks.content.model import (
     BlankQuestion,
     ChoiceQuestion,
@@ -33,6 +32,7 @@ from codeblanks.content.model import (
     Question,
 )
 from codeblanks.content.problems import Problem
+from codeblanks.content.prose import markdown_problems
 from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
 from codeblanks.content.questions import read_questions
 from codeblanks.content.tomlpos import Locator
