@@ -71,16 +71,16 @@ def markdown_problems(text: str | None, path: Path) -> list[Problem]:
         return found
     prose = _without_code(text)
     for math in _MATH.finditer(prose):
-        body = math.group(1) or math.group(2) or ""
-        for command in _COMMAND.finditer(body):
+        group = 1 if math.group(1) is not None else 2
+        for command in _COMMAND.finditer(math.group(group)):
             if command.group(1) not in TEX_COMMANDS:
-                line = prose.count("\n", 0, math.start() + command.start()) + 1
+                line = prose.count("\n", 0, math.start(group) + command.start()) + 1
                 return [_unknown(path, line, command.group(), "maths")]
     outside = _MATH.sub(lambda math: re.sub(r"[^\n]", " ", math.group()), prose)
-    command = _COMMAND.search(outside)
-    if command is not None:
-        line = outside.count("\n", 0, command.start()) + 1
-        return [_unknown(path, line, command.group(), "prose")]
+    stray = _COMMAND.search(outside)
+    if stray is not None:
+        line = outside.count("\n", 0, stray.start()) + 1
+        return [_unknown(path, line, stray.group(), "prose")]
     return []
 
 
