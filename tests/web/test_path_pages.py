@@ -64,3 +64,8 @@ def test_the_pager_follows_the_path_not_the_levels(monkeypatch):
     monkeypatch.setattr(selectors, "current_catalog", lambda: Catalog())
     assert selectors.lesson_neighbours(USER) == (None, TEACHER)
     assert selectors.lesson_neighbours(TEACHER) == (USER, None)
+
+
+def test_the_words_builds_on_are_translated(client, path_catalog):
+    html = client.get("/lessons/last-steps/?lang=tr").content.decode()
+    assert "Dayandığı konular:" in html and "Builds on:" not in html
