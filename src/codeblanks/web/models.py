@@ -31,6 +31,8 @@ class LessonProgress(models.Model):
     code_saved_at = models.DateTimeField(null=True, blank=True)
     solved_at = models.DateTimeField(null=True, blank=True)
     revealed_at = models.DateTimeField(null=True, blank=True)
+    # When the learner first opened "Review with answers": answers given after it score nothing
+    reviewed_at = models.DateTimeField(null=True, blank=True)
     hints_revealed = models.PositiveSmallIntegerField(default=0)  # the first N hints were shown
     # question id -> how many of that question's hints were shown (the same rule per question)
     question_hints = models.JSONField(default=dict, blank=True)

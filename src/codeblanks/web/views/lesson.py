@@ -46,6 +46,9 @@ def lesson_page(request, lesson_id: str):
 @require_safe
 def lesson_review(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
+    if (learner := learner_from_request(request)) is not None:
+        # Answers given after this earn no points (teaching/scores.py): record it, GET or not.
+        services.review_record(learner=learner, lesson=lesson)
     return render(request, REVIEW, _page(request, lesson))
 
 
