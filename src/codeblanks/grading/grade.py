@@ -437,7 +437,7 @@ def with_mistake(
     # Compared on the cases the learner's program was run on (only the visible one when it
     # failed there) where the solution itself runs.
     valid = {n for n, r in ref.solution.items() if r.ok and n in runs}
-    mistake = matching_mistake(j.lesson, runs, ref.mistakes, valid)
+    mistake = matching_mistake(j.lesson, runs, ref.mistakes, valid, ref.solution)
     if mistake is not None:
         feedback = [mistake.nudge or mistake.message, *feedback]
     elif (
