@@ -12,6 +12,8 @@ are computed once per lesson version (``reference.py``), so matching costs no ru
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.cases import VISIBLE
 from codeblanks.grading.compare import compare_output
@@ -115,16 +117,32 @@ def fails_like(
         return False
     return all(
         case in solution
-        and _failure(lesson, learner[case], solution[case]) == _failure(lesson, run, solution[case])
+        and how_it_fails(lesson, learner[case], solution[case])
+        == how_it_fails(lesson, run, solution[case])
         for case, run in compared.items()
         if case != VISIBLE
     )
 
 
-def _failure(lesson: Lesson, run: RunResult, solution: RunResult) -> tuple[object, ...]:
+@dataclass(frozen=True)
+class Failure:
     """How a run differs from the solution's on one case, without the values themselves."""
+
+    verdict: str
+    error: str | None = None  # the exception's type, for a run that did not end normally
+    output: bool = True  # its output is right (or not graded)
+    wrong: frozenset[str] = frozenset()  # the checked values that differ
+    tests: frozenset[str] = frozenset()  # the tests whose outcome differs
+
+    @property
+    def right(self) -> bool:
+        return self.error is None and self.output and not self.wrong and not self.tests
+
+
+def how_it_fails(lesson: Lesson, run: RunResult, solution: RunResult) -> Failure:
+    """How ``run`` differs from the ``solution``'s run of the same case."""
     if not run.ok:
-        return (run.verdict, parse(run.stderr)[1])
+        return Failure(run.verdict, parse(run.stderr)[1] or run.verdict)
     spec = lesson.exercise.grading
     rules = value_rules(spec)
     output = not lesson.exercise.output_graded or (
@@ -138,4 +156,5 @@ def _failure(lesson: Lesson, run: RunResult, solution: RunResult) -> tuple[objec
         if (name in run.values) != (name in solution.values)
         or compare_values(run.values, solution.values, (name,), **rules, hints=False)
     )
-    return (run.verdict, output, wrong, frozenset(differing_tests(lesson, run, solution)))
+    tests = frozenset(differing_tests(lesson, run, solution))
+    return Failure(run.verdict, None, output, wrong, tests)
