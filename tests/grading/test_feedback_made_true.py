@@ -169,3 +169,17 @@ def test_the_new_words_are_turkish_too(top_k):
         )
     assert "`X * W` eleman eleman çarpar" in _text(star) and "`@` mı demek istedin?" in _text(star)
     assert "Çıktının 1. satırında doğru öğeler var, ama ters sırada" in _text(order)
+
+
+def test_a_function_result_in_the_opposite_order_is_named():
+    from codeblanks import i18n
+    from codeblanks.grading.pyvalues import Rules, difference
+
+    assert difference(["c", "b", "a"], ["a", "b", "c"], Rules(0.0, 0.0)) == (
+        "the result holds the right items, in the opposite order: check which way it is "
+        "sorted (`reverse=True`, `[::-1]`)."
+    )
+    assert "opposite order" not in difference([3, 1, 2], [1, 2, 3], Rules(0.0, 0.0))
+    assert "opposite order" not in difference([2, 1], [1, 2], Rules(0.0, 0.0))
+    with i18n.language("tr"):
+        assert "ters sırada" in difference([3, 2, 1], [1, 2, 3], Rules(0.0, 0.0))
