@@ -183,3 +183,14 @@ def test_a_function_result_in_the_opposite_order_is_named():
     assert "opposite order" not in difference([2, 1], [1, 2], Rules(0.0, 0.0))
     with i18n.language("tr"):
         assert "ters sırada" in difference([3, 2, 1], [1, 2, 3], Rules(0.0, 0.0))
+
+
+def test_a_forged_error_message_is_read_in_bounded_time():
+    # a program can raise any text: shapes beyond NumPy's own limits are not read
+    from codeblanks.grading.tracebacks import broadcast_message, friendly
+
+    crafted = "could not be broadcast " + "(1) " * 20_000 + "(" + "2, " * 20_000 + ")"
+    stderr = f'Traceback (most recent call last):\n  File "m.py", line 1, in <module>\nValueError: {crafted}\n'
+    err = friendly(stderr, "x = 1\n", "m.py", None, given=("x",))
+    assert err.error_type == "ValueError" and len(" ".join(err.explanation)) < 5_000
+    assert "(1,)" in broadcast_message(["1"] * 40, "x = 1\n", 1)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import builtins
 import difflib
+import itertools
 import keyword
 import re
 from collections.abc import Callable
@@ -201,11 +202,23 @@ def _shape_error(
         ]
     if "could not be broadcast" not in msg:
         return None
-    return [broadcast_message(re.findall(r"\(([\d, ]*)\)", msg), code, line)]
+    return [broadcast_message(_shapes(msg), code, line)]
+
+
+# NumPy names at most 32 operands of at most 64 axes; a message past that is no NumPy's (a
+# program can raise any text), and reading it whole would cost quadratic time.
+MAX_SHAPES, MAX_AXES = 32, 64
+
+
+def _shapes(msg: str) -> list[str]:
+    """The shapes a broadcasting error names, as written: at most ``MAX_SHAPES``."""
+    found = itertools.islice(re.finditer(r"\(([\d, ]*)\)", msg), MAX_SHAPES)
+    return [m.group(1) for m in found]
 
 
 def _dims(shape: str) -> tuple[int, ...]:
-    return tuple(n for part in shape.split(",") if (n := _number(part.strip())) is not None)
+    parts = shape.split(",", MAX_AXES)[:MAX_AXES]
+    return tuple(n for part in parts if (n := _number(part.strip())) is not None)
 
 
 def broadcast_message(shapes: list[str], code: str, line: int | None) -> str:
@@ -276,7 +289,7 @@ def typed_size(msg: str, code: str, given: tuple[str, ...]) -> str | None:
     another. ``given``: the lesson's inputs, whose lines the case replaces."""
     if "could not be broadcast" not in msg:
         return None
-    sizes = _conflicting([_dims(s) for s in re.findall(r"\(([\d, ]*)\)", msg)])
+    sizes = _conflicting([_dims(s) for s in _shapes(msg)])
     for node in _walk(code):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             name = node.func.attr
