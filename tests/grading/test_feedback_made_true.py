@@ -190,7 +190,8 @@ def test_a_forged_error_message_is_read_in_bounded_time():
     from codeblanks.grading.tracebacks import broadcast_message, friendly
 
     crafted = "could not be broadcast " + "(1) " * 20_000 + "(" + "2, " * 20_000 + ")"
-    stderr = f'Traceback (most recent call last):\n  File "m.py", line 1, in <module>\nValueError: {crafted}\n'
+    frame = '  File "m.py", line 1, in <module>'
+    stderr = f"Traceback (most recent call last):\n{frame}\nValueError: {crafted}\n"
     err = friendly(stderr, "x = 1\n", "m.py", None, given=("x",))
     assert err.error_type == "ValueError" and len(" ".join(err.explanation)) < 5_000
     assert "(1,)" in broadcast_message(["1"] * 40, "x = 1\n", 1)
