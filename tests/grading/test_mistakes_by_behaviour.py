@@ -42,3 +42,10 @@ def test_wrong_in_other_values_on_a_hidden_case_is_another_mistake(qkv, scaled):
     assert code.count("if X.shape[0] == 3") == 1
     g = grade(qkv, code)
     assert g.verdict == "incorrect" and g.mistake is None
+
+
+def test_an_error_on_a_hidden_case_where_the_mistake_runs_is_another_mistake(qkv, scaled):
+    code = scaled.replace("np.sqrt(K.shape[1])", "np.sqrt(2)")
+    code = code.replace("Y = A @ V", "Y = A @ V[:3]", 1)  # fine on 3 tokens, not on 5
+    g = grade(qkv, code)  # the visible case decides the verdict; the error is on a hidden one
+    assert g.verdict == "incorrect" and g.case == "visible" and g.mistake is None
