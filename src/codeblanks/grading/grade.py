@@ -469,8 +469,7 @@ def _constant_output(
     while the solution's changes with the data: printed, not computed. A line counts only when
     it is a line of the visible expected output (so a label of the learner's own, such as
     ``scores:``, is not taken for a hard-coded answer) that the solution does not print in
-    every case. One whole sentence in the current
-    language, naming the lesson's ``inputs``."""
+    every case. One whole sentence in the current language, naming the lesson's ``inputs``."""
     listed = ", ".join(f"`{n}`" for n in inputs)
     if len(runs) < 2 or not all(r.ok for r in runs.values()):
         return None
