@@ -18,14 +18,18 @@ max under the burst at most 100 ms. (/healthz answers from the last sandbox chec
 machine, and with the code before the change: the figures follow the machine's load.)
 
 Measured for issue 37 (branch health), alternating main's code and the branch's in the same
-minutes, ``--rounds 3``, on the shared 2-core machine at load average 15-25 (other helpers' test
-suites): /healthz max under the burst 367.5 and 256.7 ms before, 435.7 and 263.3 ms after; the
-machine's load decides these, not the code (/healthz's max on the quiet server before the burst
-reached 502 ms in one run). Splitting the loop's worst ticks with its thread's schedstat showed
-them mostly runnable and waiting for a core. What the change removes is measured apart: the
-character check on the loop (1.2 ms to 2 µs a grade) and, for failing grades, 50-120 ms of
-judging under the GIL per grade (tests/web/test_grades_off_the_gil.py). The target is not shown
-on this machine.
+minutes on the shared 2-core machine at load average 14-25 (other helpers' test suites), so the
+machine's load decides the figures more than the code: /healthz's max on the quiet server
+before a burst reached 502 ms in one run. ``--rounds 3``, /healthz max under the burst, before
+-> after: 367.5 -> 435.7 ms, 256.7 -> 263.3 ms; with the loop's ticks split by its thread's
+schedstat (three more pairs): 527 -> 199, 685 -> 470, 514 -> 405 ms (the loop's worst lag 437 ->
+157, 680 -> 367, 490 -> 242 ms). Those ticks were mostly the loop runnable and waiting for a
+core; the part neither running nor runnable (the GIL, a lock) was at worst 161, 445 and 186 ms
+before, 91, 116 and 136 ms after. ``--failing --rounds 2``: 648 -> 881 and 633 -> 619 ms, the
+bursts 10 s -> 17 s (their judging now waits in the worker pool, niced, on a saturated
+machine). What the change removes is measured apart: the character check on the loop (1.2 ms
+to 2 us a grade) and, for a failing grade, 50-120 ms of judging under the GIL
+(tests/web/test_grades_off_the_gil.py). The 100 ms target is not shown on this machine.
 """
 
 from __future__ import annotations
