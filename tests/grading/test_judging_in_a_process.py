@@ -70,9 +70,7 @@ def test_a_long_program_is_not_judged_in_this_process(sandbox, monkeypatch):
     assert len(judged_here) == 1
 
 
-def test_a_judging_past_its_time_is_a_platform_error_and_the_pool_is_renewed(
-    sandbox, monkeypatch
-):
+def test_a_judging_past_its_time_is_a_platform_error_and_the_pool_is_renewed(sandbox, monkeypatch):
     lesson = _lesson("judge-timeout")
     code = long_failing(lesson.exercise.solution)
     before = workers.pool()

@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol, TextIO
 
 from rich.console import Console
@@ -24,7 +24,7 @@ from codeblanks.content.problems import Problem
 class Progress(Protocol):
     def problems(self, found: list[Problem]) -> None: ...
 
-    def proving(self, lesson: Lesson, number: int, total: int) -> Iterator[None]: ...
+    def proving(self, lesson: Lesson, number: int, total: int) -> AbstractContextManager[None]: ...
 
     def summary(self, line: str) -> None: ...
 

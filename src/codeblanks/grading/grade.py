@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from codeblanks import i18n
 from codeblanks.content.model import BLANK, Lesson, Mistake
 from codeblanks.content.pysource import blank_lines
 from codeblanks.grading.arrays import ArrayPair, array_pairs
@@ -37,7 +38,6 @@ from codeblanks.grading.rules import RAN, Facts, rule_break
 from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.grading.verdicts import Verdict, run_failure, unchecked
-from codeblanks import i18n
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import (
