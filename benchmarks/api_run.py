@@ -1,4 +1,4 @@
-"""``POST /api/run`` against the naive way, in the same run (issue 25, item 1): the wall time of
+"""``POST /api/run`` against the naive way, in the same run: the wall time of
 one run through the ASGI application in-process (the web side, the fair queue and the sandbox)
 against a fresh ``python main.py`` of the same program, and the CPU per run of this process
 and of the sandbox, from /proc.
@@ -7,7 +7,7 @@ and of the sandbox, from /proc.
                                           [--threads]
 
 Runs the lesson's sample solution, one request at a time with a short pause (natural pauses,
-as benchmarks/sandbox.py); prints p50/p95 and the ratio to the naive p50 (issue 25's target:
+as benchmarks/sandbox.py); prints p50/p95 and the ratio to the naive p50 (the target:
 1/50 or less). Every answer is checked. ``--threads`` splits this process's CPU by thread (as
 benchmarks/cpu_per_grade.py does).
 """

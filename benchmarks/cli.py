@@ -1,4 +1,4 @@
-"""The command line against the naive way, in the same run (issue 25, item 4): a fresh
+"""The command line against the naive way, in the same run: a fresh
 ``python main.py`` of the lesson's sample solution, then ``codeblanks grade`` and local
 ``codeblanks learn test`` of the same program, cold (``CODEBLANKS_WARM=0``: the sandbox starts
 on every call) and warm (the user's warm sandbox server, started by the first call).

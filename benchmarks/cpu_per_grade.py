@@ -13,7 +13,7 @@ CPU by thread (the event loop, the sandbox's run pool, asyncio's default executo
 grading, the sandbox's I/O and cgroups threads, asgiref's thread), read from
 /proc/self/task/*/stat and named by ``threading.enumerate()``. In the same run, the baseline:
 the CPU of a fresh ``python main.py`` of the same program (the naive way, ``--naive`` times),
-and the ratio (issue 25's target: a learner's step at most 1/8 of a naive run's CPU).
+and the ratio (the target: a learner's step at most 1/8 of a naive run's CPU).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def sandbox_pids(launcher: int) -> list[int]:
 
 def naive_cpu_ms(code: str, n: int, blas_threads: str | None = "1") -> float:
     """Mean CPU (user + system) of a fresh ``python main.py`` of ``code``: with one BLAS thread
-    (as in the sandbox, and as issue 25 states its baseline), or None for this environment's
+    (as in the sandbox, and as the target's baseline is counted), or None for this environment's
     default (OpenBLAS then starts a thread per core, and costs more)."""
     env = dict(os.environ)
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):

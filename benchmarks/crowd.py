@@ -370,7 +370,7 @@ async def main_async(args: argparse.Namespace, base_url: str) -> int:
         f" {'held' if big.held() else 'MISSED'}",
         flush=True,
     )
-    # Issue 25: with runaways in the crowd, well-behaved grades stay within 8x one learner alone
+    # The target: with runaways in the crowd, well-behaved grades stay within 8x one learner alone
     # (short jobs first: docs/sandbox.md).
     ratio = percentile(big.good_ms, 0.95) / p50_alone
     print(f"  crowd p95 / alone p50: {ratio:.1f}x; target <= {TARGET_RATIO:.0f}x:"

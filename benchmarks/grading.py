@@ -14,8 +14,8 @@ times one plain sandbox run of the same program, so the ratio compares like with
 first grade of a lesson version computes and caches the reference results; it is done during
 warm-up and not counted.
 
-Target (issue 5): grading with all variants <= 4x a single run, and <= 15 ms p50; for a function
-exercise (issue 11) the grade with all its tests, hidden ones included, stays <= 4x a single run
+Target: grading with all variants <= 4x a single run, and <= 15 ms p50; for a function
+exercise the grade with all its tests, hidden ones included, stays <= 4x a single run
 of the program alone.
 A pause between rounds lets the sandbox refill its spare processes, as between real requests.
 """

@@ -1,4 +1,4 @@
-"""CPU per page (issue 25, item 1: a page costs at most ~3 ms): the lesson page and the home
+"""CPU per page (the target: a page costs at most ~3 ms): the lesson page and the home
 page through the ASGI application in-process, counted from /proc for this process, with the
 rendered-parts cache (web/pagecache.py) off and then on, in the same run.
 

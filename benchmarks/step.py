@@ -1,4 +1,4 @@
-"""CPU per learner's step (issue 25, item 1: at most 1/8 of a naive run's CPU), counted from
+"""CPU per learner's step (the target: at most 1/8 of a naive run's CPU), counted from
 /proc: one learner in a browser session opens the lesson page, then presses Run on the sample
 solution (the page's own htmx form, with its CSRF token and session cookie), through the ASGI
 application in-process. Counted apart: this process (the web app, the grader, the sandbox's
@@ -7,7 +7,7 @@ supervisor threads) and the sandbox (the zygote and every child it forked and re
     .venv/bin/python benchmarks/step.py [--n 60] [--naive 8] [--lesson query-key-value] [--split]
 
 The baseline, in the same run: a fresh ``python main.py`` of the same program, with one BLAS
-thread (as in the sandbox, and as issue 25 states it) and with this environment's default
+thread (as in the sandbox, and as the target counts it) and with this environment's default
 (OpenBLAS then starts a thread per core). The ratio is given against both; the target is
 counted against the first, the smaller. Every answer is checked (200, and the run said right).
 """

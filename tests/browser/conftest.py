@@ -25,7 +25,11 @@ FLAGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-expect.set_options(timeout=20_000)  # the first run of a lesson also computes its reference
+# Bounds only a hang reaches: every wait is for a condition, and beside a whole suite on two
+# cores a page that takes 2 s alone can take ten times that (the first run of a lesson also
+# computes its reference).
+PATIENCE_MS = 60_000
+expect.set_options(timeout=PATIENCE_MS)
 EXPECTED_STATUS = re.compile(r"^Failed to load resource: .* status of (403|413|422|429|503)\b")
 STATUS = re.compile(r"^Failed to load resource: .* status of (\d+)\b")
 # Screenshots go outside the tracked tree unless asked for: `make screenshots` sets the folder
@@ -48,13 +52,20 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1280, "height": 900}}
 
 
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """As in tests/web: hashing a password costs a quarter second of CPU by design, and a page
+    that signs in must not wait seconds for it on a loaded machine."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def site(live_server, page, settings):
     """The live server's base URL (also its CODEBLANKS_SITE_URL, for reset links). The test
     fails if the page logs an error: a script that failed, or anything the
     Content-Security-Policy blocked."""
     settings.CODEBLANKS = dataclasses.replace(settings.CODEBLANKS, site_url=live_server.url)
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(PATIENCE_MS)
     cache.clear()  # the run-rate counts live here: each test starts with a fresh allowance
     errors = []
 

@@ -95,7 +95,10 @@ def test_a_teacher_sees_two_learners_join_solve_and_fail(site, page, another_pag
 
     href = page.get_by_role("link", name="Download as CSV").get_attribute("href")
     answer = page.request.get(f"{site}{href}")
-    rows = {(r["learner"], r["lesson"]): r for r in csv.DictReader(io.StringIO(answer.text()))}
+    rows = {
+        (r["learner"], r["lesson"]): r
+        for r in csv.DictReader(io.StringIO(answer.body().decode("utf-8-sig")))
+    }
     assert (rows["ada", first.id]["solved"], rows["ada", first.id]["runs"]) == ("1", "1")
     assert (rows["bob", first.id]["solved"], rows["bob", first.id]["runs"]) == ("0", "2")
     assert rows["bob", "broadcasting"]["due_on"] == "2030-01-31"

@@ -89,6 +89,7 @@ def test_every_page_passes_axe_and_fits_the_width(site, page, accept_dialogs, wi
     c.visit(f"{site}/lessons/{QKV}/solution", "solution confirmation (no JavaScript)")
     c.visit(f"{site}/courses/{lesson.course_id}/expert/", "level")
     c.visit(f"{site}/", "home with continue")
+    c.visit(f"{site}/review/", "review queue")  # the wrong answer: back later today
 
     c.visit(f"{site}/progress/", "progress")
     page.get_by_label("Name of the new token").fill("my laptop")
@@ -101,6 +102,7 @@ def test_every_page_passes_axe_and_fits_the_width(site, page, accept_dialogs, wi
     c.visit(f"{site}/accounts/delete/", "delete account")
     page.get_by_role("button", name="Log out").click()
     c.visit(f"{site}/accounts/login/", "log in")
+    c.visit(f"{site}/review/", "review queue, anonymous")
     c.visit(f"{site}/accounts/password_reset/", "password reset")
     page.get_by_label("Email").fill("ada@example.org")
     page.get_by_role("button", name="Send the link").click()

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from codeblanks.content import catalog
 
-from .conftest import SCREENSHOTS, WIDTHS, axe_violations, overflow, set_code
+from .conftest import PATIENCE_MS, SCREENSHOTS, WIDTHS, axe_violations, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -57,7 +57,7 @@ def test_a_wrong_answer_shows_both_arrays_as_heatmaps(site, page, lesson_id, wid
     }"""
     pair = [mine.element_handle(), theirs.element_handle()]
     try:
-        page.wait_for_function(side_by_side, arg=pair, timeout=15_000)
+        page.wait_for_function(side_by_side, arg=pair, timeout=PATIENCE_MS)
     except PlaywrightTimeout:
         pytest.fail(f"not side by side: {mine.bounding_box()} {theirs.bounding_box()}")
 

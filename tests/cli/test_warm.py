@@ -1,4 +1,4 @@
-"""The warm sandbox of the command line (issue 25, item 4): the first call starts a server of
+"""The warm sandbox of the command line: the first call starts a server of
 the user's, later calls reuse it, it stops once idle, and it is never reached through a folder
 that is not private. Real processes throughout; waits are polls with long deadlines."""
 

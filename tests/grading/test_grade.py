@@ -328,3 +328,34 @@ def test_a_shape_error_among_thousands_of_matmul_operands_is_explained(softmax_l
     assert "garbage" not in g.stderr and not any("garbage" in f for f in g.feedback)
     assert any("`a0 @ v` cannot be computed" in f for f in g.feedback), g.feedback
     assert "(2, 2)" in " ".join(g.feedback) and "(3,)" in " ".join(g.feedback)
+
+
+class LimitsSeen:
+    """A real sandbox that keeps the limits of every batch it is asked to run."""
+
+    def __init__(self, real):
+        self.real, self.slots, self.limits = real, real.slots, []
+
+    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
+        self.limits.append(request.limits)
+        return await self.real.arun_cases(request)
+
+
+def test_patient_runs_wait_longer_for_a_core_but_never_use_more_cpu(softmax_lesson, sandbox):
+    """References and proofs may wait out a loaded machine (a 24-sample lesson once ran out of
+    its 2 s wall clock beside the whole suite); the CPU limit and a learner's run stay the
+    lesson's own, and so do the limits a learner is told."""
+    from codeblanks.grading.reference import PATIENT_WALL, limits_for
+
+    lesson = with_grading(softmax_lesson, limits=Limits(wall_s=1.5, cpu_s=0.5))
+    own = limits_for(lesson)
+    clear_cache()
+    seen = LimitsSeen(sandbox)
+    asyncio.run(areference(lesson, seen))
+    assert seen.limits and {(lim.wall_s, lim.cpu_s) for lim in seen.limits} == {
+        (own.wall_s * PATIENT_WALL, own.cpu_s)
+    }
+    seen.limits.clear()
+    g = grade(lesson, "while True:\n    pass\n", seen)
+    assert [(lim.wall_s, lim.cpu_s) for lim in seen.limits] == [(1.5, 0.5)]
+    assert g.verdict == "timeout" and "0.5" in " ".join(g.feedback)

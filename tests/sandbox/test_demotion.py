@@ -1,8 +1,12 @@
-"""Short jobs first (issue 25): a program that has used more than its slice of CPU is demoted to
+"""Short jobs first: a program that has used more than its slice of CPU is demoted to
 SCHED_IDLE by the supervisor; a short one never is; a demoted one cannot undo it. The programs
 look at their own policy, so nothing here depends on the machine's speed."""
 
 from __future__ import annotations
+
+import os
+
+import pytest
 
 from codeblanks.sandbox import RunLimits
 
@@ -70,3 +74,70 @@ def test_a_demoted_run_is_given_more_wall_time_not_told_it_ran_out(run):
 def test_a_run_never_demoted_keeps_its_wall_limit(run):
     result = run("import time\ntime.sleep(3)\nprint('woke')\n", limits=RunLimits(wall_s=2.0))
     assert result.verdict == "timeout", result
+
+
+HOG = """\
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+print("hogging", flush=True)
+start = time.process_time()
+while time.process_time() - start < float(sys.argv[2]):
+    pass
+"""
+
+BRIEF = """\
+import time
+start = time.process_time()
+while time.process_time() - start < 0.05:
+    pass
+print("done")
+"""
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            found += [int(child) for child in f.read().split()]
+    return found
+
+
+def test_time_spent_waiting_for_a_core_is_given_back_not_counted_against_the_program():
+    """A program that needs 50 ms of CPU but waits, runnable, 1.5 s for a core that another
+    process holds (a real-time hog pinned to the one core the program may use) ends ``ok``
+    under its 1 s wall limit: the wait is the node's load, not the program's doing
+    (demotion.waited_ms). Never demoted here (slice 0), so no other stretch applies."""
+    import subprocess
+    import sys
+
+    from codeblanks.sandbox import Sandbox
+    from codeblanks.sandbox.config import SandboxConfig
+    from codeblanks.sandbox.testing import wait_until
+
+    box = Sandbox(config=SandboxConfig(slots=1, spares=1, slice_ms=0))
+    hog = None
+    try:
+        assert box.run("print(1)").stdout == "1\n"
+        _, zygote = box.zygote()
+        wait_until(lambda: box.spares_ready() == 1 and len(_children(zygote)) == 1, "one spare")
+        core = max(os.sched_getaffinity(0))
+        (spare,) = _children(zygote)
+        os.sched_setaffinity(spare, {core})
+        hog = subprocess.Popen(
+            [sys.executable, "-c", HOG, str(core), "1.5"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if hog.stdout.readline() != "hogging\n":
+            hog.wait()
+            pytest.skip(f"no real-time scheduling here for the hog: {hog.stderr.read()[-200:]}")
+        result = box.run(BRIEF, limits=RunLimits(wall_s=1.0, cpu_s=2.0))
+        assert result.verdict == "ok", result
+        assert result.stdout == "done\n" and result.duration_ms > 1000
+    finally:
+        if hog is not None:
+            hog.kill()
+            hog.communicate()
+        box.close()

@@ -60,7 +60,7 @@ def test_a_teacher_makes_a_class_learners_join_and_the_progress_reads_back(clien
     assert people["bob"][LAST.id]["runs"] == 0
     table = client.get(f"/api/classes/{room['id']}/progress.csv", **auth(teacher))
     assert table["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(table.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(table.content.decode("utf-8-sig"))))
     assert {(r["learner"], r["lesson"], r["solved"]) for r in rows if r["lesson"] == FIRST.id} == {
         ("ada", FIRST.id, "1"),
         ("bob", FIRST.id, "0"),

@@ -98,7 +98,9 @@ def test_two_learners_join_by_link_and_by_code_and_the_roster_shows_what_they_di
     bob.post(f"/lessons/{FIRST.id}/hint", {"number": "1"})
 
     rows = list(
-        csv.DictReader(io.StringIO(t.get(f"/classes/{room.pk}/progress.csv").content.decode()))
+        csv.DictReader(
+            io.StringIO(t.get(f"/classes/{room.pk}/progress.csv").content.decode("utf-8-sig"))
+        )
     )
     got = {(r["learner"], r["lesson"]): r for r in rows}
     assert len(rows) == 4
@@ -113,6 +115,7 @@ def test_two_learners_join_by_link_and_by_code_and_the_roster_shows_what_they_di
     html = t.get(f"/classes/{room.pk}/?sort=solved").content.decode()
     assert html.index(">ada</th>") < html.index(">bob</th>")
     assert "1/2 solved" in html  # the first lesson: one of the two learners
+    assert f"due {due[LAST.id]}" in html  # the due date as YYYY-MM-DD, for every reader
     html = t.get(f"/classes/{room.pk}/?sort=runs").content.decode()
     assert html.index(">ada</th>") < html.index(">bob</th>")
 
@@ -154,7 +157,9 @@ def test_anonymous_progress_carries_into_the_class_on_sign_up(grader):
     made = anon.post(f"/accounts/signup/?next={link}", form)
     assert made.status_code == 302 and made["Location"] == link
     anon.post(link)
-    rows = csv.DictReader(io.StringIO(t.get(f"/classes/{room.pk}/progress.csv").content.decode()))
+    rows = csv.DictReader(
+        io.StringIO(t.get(f"/classes/{room.pk}/progress.csv").content.decode("utf-8-sig"))
+    )
     assert {(r["learner"], r["lesson"], r["solved"]) for r in rows} >= {("cem", FIRST.id, "1")}
 
 

@@ -1,4 +1,4 @@
-"""The rate limit meters work (issue 25): a token bucket of CPU-seconds per client address,
+"""The rate limit meters work: a token bucket of CPU-seconds per client address,
 charged what its runs really used, and a cap on its runs at once. An honest learner at a human
 pace is never refused; a runaway client is, with Retry-After. The buckets' clock is driven by
 the tests (``quotas.clock``), never waited for."""

@@ -21,7 +21,7 @@ from django.core.management import call_command
 from django.db import connection
 from lti_tool.models import LtiDeployment, LtiRegistration, LtiUser
 
-from codeblanks.web.teaching import classes, lti
+from codeblanks.web.teaching import classes, lti, roster
 from codeblanks.web.teaching.models import LtiGrade, LtiHosts, Membership
 
 from .conftest import FIRST, LAST
@@ -106,9 +106,54 @@ def test_a_class_launch_puts_the_learner_in_the_class_and_grades_its_lessons(
     scores = platform.wait_for_scores(2, until=lambda s: s[-1]["scoreGiven"] == 1)
     assert (scores[-1]["scoreGiven"], scores[-1]["scoreMaximum"], scores[-1]["lineitem"]) == (
         1,
-        2,
+        1 + len(FIRST.questions) + 1,  # the class's points: each lesson's exercise and questions
         "7",
     )
+
+
+def test_the_lms_gets_the_rosters_score_which_never_goes_down_nor_counts_seen_answers(
+    platform, live_server
+):
+    """Right, wrong, a review, a revealed solution pasted back: every score the LMS receives,
+    with the real sandbox and grader, is the roster's and never lower than the one before."""
+    teacher = get_user_model().objects.create_user("teacher", password="x" * 20)
+    call_command("grant_teacher", "teacher", stdout=io.StringIO())
+    teacher = get_user_model().objects.get(pk=teacher.pk)
+    room = classes.class_create(teacher, classes.Plan("7B", (FIRST.id, LAST.id), {}))
+    browser = requests.Session()
+    platform.launch(
+        browser, registration(), sub=new_sub(), custom={"class": room.join_code}, lineitem=8
+    )
+    top = 1 + len(FIRST.questions) + 1
+    assert platform.wait_for_scores(1)[-1]["scoreGiven"] == 0
+
+    def post(path, data=None):
+        token = browser.cookies["csrftoken"]
+        answer = browser.post(
+            f"{live_server.url}{path}", data=data or {}, headers={"X-CSRFToken": token}
+        )
+        assert answer.status_code == 200, answer.text
+
+    post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "1"})  # right: 1
+    assert platform.wait_for_scores(2, until=lambda s: s[-1]["scoreGiven"] >= 1)
+    post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "0"})  # wrong after it: still 1
+    post(f"/lessons/{LAST.id}/solution")  # revealed, then pasted back: no point
+    run(browser, live_server, LAST.id, LAST.exercise.solution)
+    assert browser.get(f"{live_server.url}/lessons/{FIRST.id}/review/").status_code == 200
+    pairs = {"match-0": "0", "match-1": "1", "match-2": "2"}
+    post(f"/lessons/{FIRST.id}/questions/pairs", pairs)  # right, after the review: 0
+    assert 'data-verdict="correct"' in run(browser, live_server, FIRST.id, FIRST.exercise.solution)
+    scores = platform.wait_for_scores(3, until=lambda s: s[-1]["scoreGiven"] >= 2)
+
+    user = LtiGrade.objects.get(lineitem__endswith="/8").user
+    report = roster.roster_json(roster.roster(room))
+    cells = next(x for x in report["learners"] if x["username"] == user.username)["lessons"]
+    assert (cells[FIRST.id]["score"], cells[LAST.id]["score"]) == (2, 0)
+    assert lti.score(LtiGrade.objects.get(lineitem__endswith="/8")) == (2.0, float(top))
+    given = [s["scoreGiven"] for s in scores]
+    assert given == sorted(given) and set(given) == {0, 1, 2}, given  # never down, never free
+    assert {s["scoreMaximum"] for s in scores} == {top}
+    assert platform.refusals == []
 
 
 def test_launches_the_tool_cannot_trust_are_refused_in_words(platform, live_server):

@@ -1,4 +1,4 @@
-"""The site's request path through ``asgi.application`` (issue 25): the sync part of a page runs
+"""The site's request path through ``asgi.application``: the sync part of a page runs
 in one hop to a reused thread, not a new thread per request, and Django's request signals run on
 that same thread, so its database connection is closed or kept as the settings say."""
 

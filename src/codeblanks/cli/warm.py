@@ -1,5 +1,5 @@
 """``codeblanks grade``, ``run`` and local ``learn test`` answered by a warm server of the user's
-(issue 25, item 4; the socket and its safety are ``codeblanks.sandbox.warm``'s).
+(the socket and its safety are ``warm_socket``'s).
 
 The first call starts ``python -m codeblanks.cli.warm SOCKET``: a process that keeps Python's
 imports, the courses and a running sandbox, and runs each forwarded command line exactly as
@@ -21,7 +21,7 @@ import signal
 import sys
 from pathlib import Path
 
-from codeblanks.sandbox import warm
+from codeblanks.cli import warm_socket
 
 # Set per call from the caller's terminal; everything else of the environment is the server's.
 TERMINAL_ENV = ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")
@@ -97,8 +97,8 @@ def forward(argv: list[str]) -> int | None:
     }
     server = [sys.executable, "-m", "codeblanks.cli.warm"]
     try:
-        answer = warm.call(f"w-{fingerprint()}.sock", request, server)
-    except warm.UnsafeFolder as unsafe:
+        answer = warm_socket.call(f"w-{fingerprint()}.sock", request, server)
+    except warm_socket.UnsafeFolder as unsafe:
         _say_unsafe(unsafe)
         return None
     if not answer or not isinstance(answer.get("code"), int):
@@ -112,7 +112,7 @@ def forward(argv: list[str]) -> int | None:
     return answer["code"]
 
 
-def _say_unsafe(unsafe: warm.UnsafeFolder) -> None:
+def _say_unsafe(unsafe: warm_socket.UnsafeFolder) -> None:
     from codeblanks.i18n import gettext as _
 
     folder = str(unsafe.folder)
@@ -199,7 +199,7 @@ def serve(path: str) -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server = _Server()
     try:
-        warm.serve(path, server.handle)
+        warm_socket.serve(path, server.handle)
     finally:
         from codeblanks.sandbox.service import close_shared
 

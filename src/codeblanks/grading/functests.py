@@ -20,12 +20,7 @@ from codeblanks.grading.pyvalues import Rules, Unreadable, difference, json_text
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 from codeblanks.sandbox import RunResult
-
-RESULTS = "__tests__"  # the names lessontest.run leaves behind (kept in step with it)
-
-
-def value_name(index: int) -> str:
-    return f"__test_{index}__"
+from codeblanks.sandbox.inside.lessontest import RESULTS, value_name  # the names its run leaves
 
 
 def with_tests(lesson: Lesson, code: str) -> str:

@@ -22,12 +22,13 @@ from codeblanks.grading.codes import problem
 from codeblanks.grading.corpus import verdicts_held
 from codeblanks.grading.earning import cases_earn, promises_kept
 from codeblanks.grading.examples import aprove_examples
-from codeblanks.grading.functests import ADDRESS, outcomes, value_name
+from codeblanks.grading.functests import ADDRESS, outcomes
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import Mutant, mutants
 from codeblanks.grading.reference import PLATFORM_FAILURES, Reference, areference, in_flight
 from codeblanks.grading.tracebacks import parse
 from codeblanks.sandbox import RunResult, get_sandbox
+from codeblanks.sandbox.inside.lessontest import value_name
 from codeblanks.sandbox.result import Runner
 
 NO_VARIANTS = "declare [grading] inputs and variants: hidden cases tell them apart"

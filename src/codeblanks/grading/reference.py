@@ -37,6 +37,13 @@ log = logging.getLogger("codeblanks.grading")
 
 PLATFORM_FAILURES = (BUSY, SANDBOX_ERROR)  # not the program's fault: never cached, never judged
 
+# A patient run (a reference, a proof) has this many times its lesson's wall clock. Nobody waits
+# on it, and on a loaded machine (a proof beside the whole suite, a node under a crowd) a program
+# that needs 0.2 s of CPU can wait seconds for a core: its verdict must not depend on that. The
+# CPU limit is the lesson's own, so an endless loop still ends as it does for a learner, and the
+# words a learner reads quote the lesson's limits (``limits_for``), never these.
+PATIENT_WALL = 4
+
 
 def limits_for(lesson: Lesson) -> RunLimits:
     """The sandbox's default limits with the lesson's overrides."""
@@ -61,9 +68,13 @@ async def _patiently(
 ) -> list[RunResult]:
     """``runner.arun_cases(request)`` through ``gate``; ``patient`` batches (reference results
     and proofs, which nobody waits on interactively) try again a few times while the sandbox is
-    busy. A runner that raises is a ``sandbox-error``: the sandbox promises values, and a bug
-    there must not reach learners."""
+    busy, under a longer wall clock (``PATIENT_WALL``). A runner that raises is a
+    ``sandbox-error``: the sandbox promises values, and a bug there must not reach learners."""
     tries = 6 if patient else 1
+    if patient:
+        request = replace(
+            request, limits=replace(request.limits, wall_s=request.limits.wall_s * PATIENT_WALL)
+        )
     runs = [RunResult(SANDBOX_ERROR)]
     for attempt in range(tries):
         try:

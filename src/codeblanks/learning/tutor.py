@@ -161,9 +161,11 @@ class Tutor:
         raw: answers.Form | answers.Given,
         client: str,
         quota: Quota = _no_quota,
+        keep: bool = True,
     ) -> AnswerOutcome:
-        """Read, bound and judge an answer, and keep it. A blank runs in the sandbox: it asks
-        ``quota`` first, and an answer the platform could not judge is refused, not kept."""
+        """Read, bound and judge an answer, and keep it (``keep=False``: a review's answer,
+        which changes the card, never the lesson's answer). A blank runs in the sandbox: it
+        asks ``quota`` first, and an answer the platform could not judge is refused, not kept."""
         lesson = lesson.in_language(self.language)
         with i18n.language(self.language):
             try:
@@ -185,7 +187,8 @@ class Tutor:
         else:
             correct, per_term = answers.judge_local(question, given)
             outcome = AnswerOutcome(given, correct, per_term=tuple(per_term))
-        await self.progress.answer_record(lesson, question, given, outcome.correct)
+        if keep:
+            await self.progress.answer_record(lesson, question, given, outcome.correct)
         with i18n.language(self.language):
             words = outcome.message or answers.right_or_not(outcome.correct)
         return dataclasses.replace(outcome, words=words, explanation=question.explanation)

@@ -1,8 +1,8 @@
 """The sandbox's cgroups (v1): a cap on the whole tree, and a memory group per run.
 
 rlimits cannot see every way a program holds memory: ``RLIMIT_AS`` counts mappings, so pages of
-a memfd or of a file in the run's tmpfs, once unmapped, escape it (issue 8 held 1.06 GiB against
-768 MiB with 56 memfds). The kernel's memory controller counts pages wherever they live:
+a memfd or of a file in the run's tmpfs, once unmapped, escape it (56 memfds can hold 1.06 GiB
+against a 768 MiB limit). The kernel's memory controller counts pages wherever they live:
 
 * the **tree** — the launcher joins a group of ours under this process's own group, for the
   memory, cpu and pids controllers, before it creates the namespaces; the zygote and every child

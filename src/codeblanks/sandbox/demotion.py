@@ -17,6 +17,7 @@ TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 # node its wall clock no longer says how long the program itself takes: its wall limit is
 # stretched this many times, and its CPU limit (RLIMIT_CPU, unchanged) still ends a runaway.
 # Without it a right but CPU-hungry grade would be told it ran out of time for others' load.
+# The same bound caps the time given back to any run for waiting on a core (``waited_ms``).
 DEMOTED_WALL = 4
 
 
@@ -29,6 +30,17 @@ def cpu_ms(pid: int) -> float | None:
     except (OSError, IndexError):
         return None
     return (int(fields[11]) + int(fields[12])) * TICK_MS
+
+
+def waited_ms(pid: int) -> float | None:
+    """How long the main thread of ``pid`` has waited, runnable, for a core (the kernel's
+    run-queue delay, /proc/<pid>/schedstat), in ms; None if it is gone or the kernel keeps no
+    such count. NumPy's BLAS runs one thread here, so the main thread is the program."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as f:
+            return int(f.read().split()[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def demote(pid: int) -> int:

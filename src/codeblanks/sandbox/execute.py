@@ -271,6 +271,7 @@ class _Cases:
         self.finished = False  # the last case this child runs has reported
         self.watch = spare.pid is not None and slice_ms > 0
         self.check_at = start + slice_ms / 1000  # when to look at the child's CPU next
+        self.waited_before = self._waited()  # the child's run-queue delay when the case began
 
     def collect(self) -> list[RunResult]:
         try:
@@ -301,8 +302,10 @@ class _Cases:
         """Wait for the next events (within the case's time) and handle them."""
         left = self.deadline - time.perf_counter()
         if left <= 0:
-            self.forced = TIMEOUT
-            return
+            if not self._give_back_waiting():
+                self.forced = TIMEOUT
+                return
+            left = self.deadline - time.perf_counter()
         if self.watch and time.perf_counter() >= self.check_at:
             self._watch_cpu()
         wait = min(left, self.check_at - time.perf_counter()) if self.watch else left
@@ -313,6 +316,26 @@ class _Cases:
                 self.forced = OUTPUT_LIMIT
             if self.forced or self.finished:
                 break
+
+    def _waited(self) -> float:
+        pid = self.spare.pid
+        return (demotion.waited_ms(pid) or 0.0) if pid is not None else 0.0
+
+    def _give_back_waiting(self) -> bool:
+        """At the deadline: the time the child spent runnable but waiting for a core (others'
+        load, not its own doing) is given back, up to ``DEMOTED_WALL`` times its wall limit,
+        so a verdict does not depend on the node's load; its CPU limit is unchanged. True if
+        the deadline moved."""
+        pid = self.spare.pid
+        waited = demotion.waited_ms(pid) if pid is not None else None
+        if waited is None:
+            return False
+        cap = self.start + self.limits.wall_s * demotion.DEMOTED_WALL
+        deadline = min(cap, self.start + self.wall_s + (waited - self.waited_before) / 1000)
+        if deadline <= time.perf_counter():
+            return False
+        self.deadline = deadline
+        return True
 
     def _watch_cpu(self) -> None:
         """Past its CPU slice the child is demoted (and its wall clock stretched)."""
@@ -363,6 +386,7 @@ class _Cases:
         self.report = wire.ReportReader()
         self.start = time.perf_counter()
         self.deadline = self.start + self.wall_s
+        self.waited_before = self._waited()
         with contextlib.suppress(OSError):  # gone: judged below on how it ended
             chan.sendall(wire.NEXT)
 

@@ -31,6 +31,8 @@ class LessonProgress(models.Model):
     code_saved_at = models.DateTimeField(null=True, blank=True)
     solved_at = models.DateTimeField(null=True, blank=True)
     revealed_at = models.DateTimeField(null=True, blank=True)
+    # When the learner first opened "Review with answers": answers given after it score nothing
+    reviewed_at = models.DateTimeField(null=True, blank=True)
     hints_revealed = models.PositiveSmallIntegerField(default=0)  # the first N hints were shown
     # question id -> how many of that question's hints were shown (the same rule per question)
     question_hints = models.JSONField(default=dict, blank=True)
@@ -145,3 +147,53 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.language or '-'}"
+
+
+class Draft(models.Model):
+    """What a signed-in learner has typed in a lesson's editor and not run yet, kept so a
+    reload or another device finds it (``web/drafts.py``). Never graded: a Run saves the code on
+    ``LessonProgress`` as ever, and a draft older than that code is not shown. Anonymous
+    visitors keep their drafts in the browser only (docs/learners.md)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="drafts"
+    )
+    lesson_uuid = models.CharField(max_length=64)
+    code = models.TextField(blank=True, default="")
+    saved_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "lesson_uuid"], name="draft_unique_user_lesson")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.lesson_uuid} (draft)"
+
+
+class ReviewCard(models.Model):
+    """One question a signed-in learner has answered, as a card of their review queue: its
+    FSRS state and when it is due (``learning/review.py`` schedules; ``web/reviews.py`` keeps).
+    Made from the learner's answers when the queue is read, so answers given anonymously and
+    carried over on sign-up, or through the API, become cards too."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_cards"
+    )
+    lesson_uuid = models.CharField(max_length=64)
+    question_id = models.CharField(max_length=100)
+    state = models.JSONField()  # fsrs.Card.to_dict()
+    due = models.DateTimeField(db_index=True)
+    reviews = models.PositiveIntegerField(default=0)  # answers in the queue
+    lapses = models.PositiveIntegerField(default=0)  # of them wrong
+    reviewed_at = models.DateTimeField()  # the last answer, in the lesson or the queue
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "lesson_uuid", "question_id"], name="review_card_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.lesson_uuid} · {self.question_id} (due {self.due:%Y-%m-%d})"

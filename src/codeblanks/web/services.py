@@ -88,6 +88,16 @@ def solution_reveal(*, learner: Learner, lesson: Lesson) -> None:
 
 
 @transaction.atomic
+def review_record(*, learner: Learner, lesson: Lesson) -> None:
+    """Record that the learner opened the lesson's answers (the first time counts): a question
+    answered after it earns no points (``teaching/scores.py``)."""
+    row = _progress_for_update(learner, lesson)
+    if row.reviewed_at is None:
+        row.reviewed_at = timezone.now()
+        row.save(update_fields=["reviewed_at", "updated_at"])
+
+
+@transaction.atomic
 def hint_reveal(*, learner: Learner, lesson: Lesson, count: int) -> None:
     """Record that the learner has seen the first ``count`` hints (never fewer than before)."""
     row = _progress_for_update(learner, lesson)
@@ -433,6 +443,7 @@ def learner_claim(*, user_id: int, anon_key: str) -> int:
             mine.code, mine.has_code, mine.code_saved_at = anon.code, True, anon.code_saved_at
         mine.solved_at = _earliest(mine.solved_at, anon.solved_at)
         mine.revealed_at = _earliest(mine.revealed_at, anon.revealed_at)
+        mine.reviewed_at = _earliest(mine.reviewed_at, anon.reviewed_at)
         mine.hints_revealed = max(mine.hints_revealed, anon.hints_revealed)
         mine.runs += anon.runs
         if anon.last_run_at and (mine.last_run_at is None or anon.last_run_at > mine.last_run_at):

@@ -6,12 +6,14 @@ from codeblanks.web.teaching import urls as teaching_urls
 from codeblanks.web.views import (
     accounts,
     api,
+    drafts,
     health,
     hints,
     language,
     learner_api,
     lesson,
     pages,
+    reviews,
     tokens,
 )
 
@@ -24,6 +26,8 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("courses/<slug:course_id>/<slug:level>/", pages.level, name="level"),
     path("progress/", pages.progress, name="progress"),
+    path("review/", reviews.review_queue, name="review-queue"),
+    path("review/<row:card_id>", reviews.review_answer, name="review-answer"),
     path("language", language.language_set, name="language"),
     path("progress/tokens", tokens.token_create, name="token-create"),
     path("progress/tokens/<row:token_id>/revoke", tokens.token_revoke, name="token-revoke"),
@@ -32,6 +36,7 @@ urlpatterns = [
     path("lessons/<slug:lesson_id>/run", lesson.lesson_run, name="lesson-run"),
     path("lessons/<slug:lesson_id>/reset", lesson.lesson_reset, name="lesson-reset"),
     path("lessons/<slug:lesson_id>/solution", lesson.lesson_solution, name="lesson-solution"),
+    path("lessons/<slug:lesson_id>/draft", drafts.lesson_draft, name="lesson-draft"),
     path("lessons/<slug:lesson_id>/hint", hints.lesson_hint, name="lesson-hint"),
     path(
         "lessons/<slug:lesson_id>/questions/<str:question_id>/hint",
@@ -80,8 +85,11 @@ urlpatterns = [
     path("api/lessons", api.lessons, name="api-lessons"),
     path("api/run", api.run, name="api-run"),
     path("api/me", learner_api.me, name="api-me"),
+    path("api/review", reviews.api_queue, name="api-review-queue"),
+    path("api/review/<str:card_id>", reviews.api_answer, name="api-review-answer"),
     path("api/lessons/<str:lesson_id>", learner_api.lesson, name="api-lesson"),
     path("api/lessons/<str:lesson_id>/grade", api.grade, name="api-grade"),
+    path("api/lessons/<str:lesson_id>/draft", drafts.api_draft, name="api-draft"),
     path("api/lessons/<str:lesson_id>/hint", learner_api.hint, name="api-hint"),
     path("api/lessons/<str:lesson_id>/solution", learner_api.solution, name="api-solution"),
     path("api/lessons/<str:lesson_id>/review", learner_api.review, name="api-review"),

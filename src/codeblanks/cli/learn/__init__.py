@@ -1,7 +1,8 @@
 """``codeblanks learn``: do the course from a terminal, in your own editor, graded by the same
 grader as the web (a server's, or this machine's sandbox). Commands (docs/learners.md):
 
-lessons · start LESSON [DIR] · test [DIR] · hint [DIR] · solution [DIR] · quiz [DIR] · login
+lessons · start LESSON [DIR] · test [DIR] · hint [DIR] · solution [DIR] · quiz [DIR] · review ·
+login
 
 This module only builds the parser; the commands (``commands.py``) import what they need when
 they run, so ``codeblanks learn --help`` is instant.
@@ -45,5 +46,6 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--restart", action="store_true", help="ask from question 1, not where it stopped"
     )
+    command("review", "answer the questions due for review today", do.review, folder=False)
     p = command("login", "store a personal API token for a server", do.login, folder=False)
     p.add_argument("--token", help="the token (default: asked for, or read from standard input)")

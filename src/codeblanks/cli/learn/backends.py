@@ -126,6 +126,14 @@ class ServerBackend:
     def whoami(self) -> dict[str, Any]:
         return self._checked("GET", "/api/me", untrusted.WHO)
 
+    def review_queue(self) -> list[dict[str, Any]]:
+        """The review queue's cards due today (docs/api.md, "The review queue")."""
+        return self._checked("GET", "/api/review", untrusted.review_queue)
+
+    def review_answer(self, card_id: int, answer: Any) -> dict[str, Any]:
+        path = f"/api/review/{int(card_id)}"
+        return self._checked("POST", path, untrusted.REVIEWED, {"answer": answer})
+
 
 # ---- this machine ---------------------------------------------------------------------------
 

@@ -153,6 +153,24 @@ def quiz(args) -> int:
     return 0 if right == len(asked) else 1
 
 
+def review(args) -> int:
+    """The review queue (a server's, with a token): the cards due now, one answer each."""
+    from codeblanks.cli.learn import quiz as questions
+    from codeblanks.cli.learn.backends import ServerBackend
+
+    backend = _backend(args)
+    if not isinstance(backend, ServerBackend) or not backend.token:
+        raise UsageError(
+            _(
+                "the review queue is kept on a server, for a signed-in learner: "
+                "`codeblanks learn login --server URL` first"
+            )
+        )
+    cards = backend.review_queue()
+    right = questions.review_cards(cards, backend.review_answer)
+    return 0 if right == len([c for c in cards if questions.due_now(c)]) else 1
+
+
 def login(args) -> int:
     from codeblanks.cli.learn import show
     from codeblanks.cli.learn.backends import DEFAULT_SERVER, ServerBackend, write_credentials

@@ -105,6 +105,50 @@ def _one(number: int, count: int, q: dict[str, Any], check, ask) -> bool | None:
         tried = True
 
 
+def due_now(card: dict[str, Any]) -> bool:
+    """A card due already, by the server's clock (the queue also lists those due later today)."""
+    return card.get("due_now") is True
+
+
+def review_cards(cards: list[dict[str, Any]], check: Callable[[int, Any], dict], ask=input) -> int:
+    """The review queue's cards due now, one answer each (a wrong one comes back later today,
+    so it is not asked again here); returns how many were right."""
+    now = [card for card in cards if due_now(card)]
+    later = len(cards) - len(now)
+    if not now:
+        show.say(_("Nothing to review right now."))
+    right = 0
+    for number, card in enumerate(now, 1):
+        show.say(f"\n{number}/{len(now)}. {card['prompt']}", "bold")
+        while True:
+            try:
+                answer = _ask(card, ask)
+            except EOFError:
+                show.say("\n" + _("(stopped)"))
+                return right
+            if answer is None:
+                continue
+            try:
+                result = check(card["id"], answer)
+            except UsageError as refused:  # not judged: say why, ask again
+                show.say(str(refused), "bold yellow")
+                continue
+            break
+        if result.get("correct"):
+            right += 1
+            show.say(_("Right."), "bold green")
+        else:
+            show.say(result.get("message") or _("Not quite."), "bold yellow")
+        if result.get("explanation"):
+            show.say(result["explanation"])
+    if now:
+        show.say("\n" + ngettext("{right} of {count} right.", "{right} of {count} right.",
+                                 len(now)).format(right=right, count=len(now)), "bold")  # fmt: skip
+    if later:
+        show.say(_("{count} more come back later today.").format(count=later))
+    return right
+
+
 _SKIP = object()  # an empty answer after a wrong one: on to the next question
 
 

@@ -142,6 +142,8 @@ HINT = {"number": NUMBER, "of": NUMBER, "text": MAYBE_TEXT}
 SOLUTION = {"filename": TEXT, "solution": TEXT}
 ANSWER = {"correct": YES_NO, "message": MAYBE_TEXT, "explanation": MAYBE_TEXT, "error": MAYBE_TEXT}
 WHO = {"username": TEXT}
+CARD = {"id": NUMBER, "lesson": TEXT, "kind": TEXT, "prompt": TEXT, "due": TEXT, "due_now": YES_NO}
+REVIEWED = {**ANSWER, "due": TEXT}
 
 
 def lessons(data: Any, source: str, request: str) -> list[dict[str, Any]]:
@@ -176,3 +178,14 @@ def _question(question: dict[str, Any], source: str, request: str) -> None:
     if question["kind"] not in QUESTION_KINDS:
         raise malformed(source, request, "kind")
     check(question, QUESTION_KINDS[question["kind"]], source, request)
+
+
+def review_queue(data: Any, source: str, request: str) -> list[dict[str, Any]]:
+    """``GET /api/review``'s cards, each a question of a known kind with its card id."""
+    cards = check(data, {"due": NUMBER, "cards": ListOf(OBJECT)}, source, request)["cards"]
+    for card in cards:
+        check(card, CARD, source, request)
+        if card["kind"] not in QUESTION_KINDS:
+            raise malformed(source, request, "kind")
+        check(card, QUESTION_KINDS[card["kind"]], source, request)
+    return cards

@@ -12,4 +12,5 @@ and nothing of the trusted side is visible in there.
 | ``runner.py`` | inside, in each child: limits, the program, its traceback, values, report |
 | ``kernel.py`` | both: ctypes wrappers for the Linux calls Python 3.11 lacks |
 | ``wire.py`` | both: the message constants and framing |
+| ``lessontest.py`` | inside, after the learner's code: a lesson's tests (grading reads its names) |
 """

@@ -7,14 +7,14 @@ from __future__ import annotations
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.http import HttpResponse, JsonResponse
+from django.http import JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.web import tokens
-from codeblanks.web.teaching import classes
-from codeblanks.web.teaching.roster import roster, roster_csv, roster_json
+from codeblanks.web.teaching import classes, exports, work
+from codeblanks.web.teaching.roster import roster, roster_json
 from codeblanks.web.views.api import error, json_body, method_refusal, refusal_error, refused
 from codeblanks.web.views.common import absolute_url, client_address
 
@@ -113,6 +113,60 @@ def _taught(request, room_id: int):
     return room
 
 
+CHANGE_EXAMPLE = '{"rotate_code": true} or {"lessons": ["arrays-and-shapes"], "due": {}}'
+
+
+def _change(room, data) -> None:
+    """Apply a PATCH body to the class, or ``ClassError`` saying what is wrong with it."""
+    if not isinstance(data, dict) or not data or set(data) - {"rotate_code", "lessons", "due"}:
+        raise classes.ClassError(
+            _("Send a JSON object: %(example)s.") % {"example": CHANGE_EXAMPLE}
+        )
+    rotate = data.get("rotate_code", False)
+    if not isinstance(rotate, bool):
+        raise classes.ClassError(_('"rotate_code" must be true or false.'))
+    if "due" in data and "lessons" not in data:
+        raise classes.ClassError(_('Send "due" with the class\'s "lessons".'))
+    if "lessons" in data:
+        plan = _plan({"name": room.name, "lessons": data["lessons"], "due": data.get("due", {})})
+        classes.class_set_lessons(room, plan.lessons, plan.due)
+    if rotate:
+        classes.class_rotate_code(room)
+
+
+@csrf_exempt
+def change(request, room_id: int):
+    """PATCH /api/classes/<id> ``{"rotate_code": true}``, ``{"lessons": [ids], "due": {}}``:
+    answers the class as POST /api/classes does."""
+    if bad := method_refusal(request, "PATCH"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    data = json_body(request, CHANGE_EXAMPLE)
+    if isinstance(data, JsonResponse):
+        return data
+    try:
+        _change(room, data)
+    except classes.ClassError as exc:
+        return error(400, "bad-class", str(exc))
+    return JsonResponse(_room_json(request, room))
+
+
+@csrf_exempt
+def remove_learner(request, room_id: int, username: str):
+    """DELETE /api/classes/<id>/learners/<username>: kept in the roster as "left"."""
+    if bad := method_refusal(request, "DELETE"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    if not classes.class_remove(room, username):
+        message = _("The class has no learner %(name)s.") % {"name": repr(username)}
+        return error(404, "no-such-learner", message)
+    return JsonResponse({"username": username, "left": True})
+
+
 @csrf_exempt
 def progress(request, room_id: int):
     if bad := method_refusal(request, "GET"):
@@ -130,4 +184,41 @@ def progress_csv(request, room_id: int):
     room = _taught(request, room_id)
     if isinstance(room, JsonResponse):
         return room
-    return HttpResponse(roster_csv(roster(room)), content_type="text/csv; charset=utf-8")
+    return exports.progress(room)
+
+
+@csrf_exempt
+def answers_csv(request, room_id: int):
+    if bad := method_refusal(request, "GET"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    return exports.answers(room)
+
+
+@csrf_exempt
+def submissions_zip(request, room_id: int):
+    if bad := method_refusal(request, "GET"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    return exports.submissions(room)
+
+
+@csrf_exempt
+def learner_work(request, room_id: int, username: str, lesson_id: str):
+    """GET one learner's runs and answers in one lesson of the class (its teacher only)."""
+    if bad := method_refusal(request, "GET"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    found = work.learner_work(room, username, lesson_id)
+    if found is None:
+        message = _("The class has no learner %(name)s, or does not cover the lesson %(lesson)s.")
+        return error(
+            404, "no-such-work", message % {"name": repr(username), "lesson": repr(lesson_id)}
+        )
+    return JsonResponse(work.work_json(found))

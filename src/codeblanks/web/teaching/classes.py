@@ -11,6 +11,7 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -153,7 +154,11 @@ def class_join(user, room: Classroom) -> bool:
     is theirs already (anonymous progress moved to the account when they signed in)."""
     if room.teacher_id == user.pk:
         raise ClassError(_("You teach this class; learners join it."))
-    _member, made = Membership.objects.get_or_create(classroom=room, user=user)
+    member, made = Membership.objects.get_or_create(classroom=room, user=user)
+    if not made and member.left_at is not None:  # removed by the teacher, back by the code
+        member.left_at = None
+        member.save(update_fields=["left_at"])
+        return True
     return made
 
 
@@ -171,7 +176,8 @@ def classes_taught(user) -> list[Classroom]:
 def classes_joined(user) -> list[Classroom]:
     if not user.is_authenticated:
         return []
-    return list(Classroom.objects.filter(members__user=user).select_related("teacher"))
+    rooms = Classroom.objects.filter(members__user=user, members__left_at__isnull=True)
+    return list(rooms.select_related("teacher"))
 
 
 def class_for_teacher(user, room_id: int) -> Classroom | None:
@@ -187,3 +193,57 @@ def class_lessons(room: Classroom) -> list[tuple[Lesson, ClassLesson]]:
     catalogue (removed from the course) is left out."""
     by_uuid = {lesson.uuid: lesson for lesson in selectors.lesson_list()}
     return [(by_uuid[cl.lesson_uuid], cl) for cl in room.lessons.all() if cl.lesson_uuid in by_uuid]
+
+
+def class_rotate_code(room: Classroom) -> Classroom:
+    """A new join code and link for the class: the old ones join no one from now on (a code
+    that leaked). Those already in the class stay."""
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                room.join_code = _new_code()
+                room.join_token = secrets.token_urlsafe(18)[:24]
+                room.save(update_fields=["join_code", "join_token"])
+                return room
+        except IntegrityError:
+            continue
+    raise ClassError(_("No free join code was found; please try again."))
+
+
+@transaction.atomic
+def class_set_lessons(
+    room: Classroom, lesson_ids: tuple[str, ...], due: dict[str, date], *, keep_due: bool = True
+) -> None:
+    """The class covers these lessons, in this order, from now on: a lesson kept keeps its due
+    date unless ``due`` gives one (``keep_due``; the edit form shows every date, so there an
+    empty box means none); a lesson removed leaves each learner's progress as it was."""
+    lessons = plan_check(Plan(name=room.name, lessons=lesson_ids, due=due))
+    kept = {cl.lesson_uuid: cl.due_on for cl in room.lessons.all()} if keep_due else {}
+    room.lessons.all().delete()
+    ClassLesson.objects.bulk_create(
+        ClassLesson(
+            classroom=room,
+            lesson_uuid=lesson.uuid,
+            position=i,
+            due_on=due.get(lesson.id, kept.get(lesson.uuid)),
+        )
+        for i, lesson in enumerate(lessons)
+    )
+
+
+def class_remove(room: Classroom, username: str) -> bool:
+    """The teacher removes a learner: kept in the roster as "left", their work still shown to
+    the teacher; the class is gone from the learner's list. False if no such learner is in it."""
+    done = room.members.filter(user__username=username, left_at__isnull=True).update(
+        left_at=timezone.now()
+    )
+    return done > 0
+
+
+@transaction.atomic
+def class_edit(room: Classroom, plan: Plan) -> None:
+    """The edit form: a new name, lessons and due dates, all at once."""
+    plan_check(plan)
+    room.name = plan.name.strip()
+    room.save(update_fields=["name"])
+    class_set_lessons(room, plan.lessons, plan.due, keep_due=False)

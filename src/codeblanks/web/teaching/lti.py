@@ -3,8 +3,8 @@ score sent back (docs/deploy.md, "LTI 1.3"). The protocol is django-lti's and py
 OIDC login, the launch JWT checked against the platform's JWKS, the tool's own keys (its JWKS)
 for the access token of Assignment and Grade Services. What is ours: which lesson or class a
 launch opens (the link's custom parameter ``lesson=<id>`` or ``class=<join code>``), the
-account it signs in, and the score (a lesson: the exercise and each question one point each;
-a class: its lessons solved)."""
+account it signs in, and the score (a lesson: the exercise and each question one point each,
+a class: its lessons' points added up; ``scores.py``)."""
 
 from __future__ import annotations
 
@@ -39,9 +39,8 @@ from pylti1p3.service_connector import ServiceConnector
 
 from codeblanks.web import selectors
 from codeblanks.web.account_forms import LTI_PREFIX
-from codeblanks.web.models import LessonProgress
-from codeblanks.web.teaching import classes
-from codeblanks.web.teaching.models import LtiGrade, LtiHosts, Membership
+from codeblanks.web.teaching import classes, scores
+from codeblanks.web.teaching.models import LtiGrade, LtiHosts
 
 log = logging.getLogger("codeblanks.lti")
 # What pylti1p3 raises on what an LMS (or anyone) sent that does not check out.
@@ -428,27 +427,25 @@ class LaunchView(View):
                 score_later(link)
             return redirect("lesson", lesson_id=lesson.id)
         if room.teacher_id != user.pk:
-            Membership.objects.get_or_create(classroom=room, user=user)
+            classes.class_join(user, room)  # back in, if the teacher had removed them
         if link := _grade_link(launch, user, classroom=room, lesson_uuid=""):
             score_later(link)
         return redirect("classes")
 
 
 def score(link: LtiGrade) -> tuple[float, float]:
-    """(given, maximum) for what the link grades, from the learner's progress now."""
+    """(given, maximum) for what the link grades, from the learner's progress now: a lesson's
+    points, or a class's lessons' points added up (``scores.py``: the best kept, nothing earned
+    once the answers were seen), exactly as the roster shows them."""
     if link.classroom is not None:
-        uuids = list(link.classroom.lessons.values_list("lesson_uuid", flat=True))
-        solved = LessonProgress.objects.filter(
-            user_id=link.user_id, lesson_uuid__in=uuids, solved_at__isnull=False
-        ).count()
-        return float(solved), float(len(uuids) or 1)
-    lesson = next((x for x in selectors.lesson_list() if x.uuid == link.lesson_uuid), None)
-    points = 1 + (len(lesson.questions) if lesson else 0)
-    row = LessonProgress.objects.filter(user_id=link.user_id, lesson_uuid=link.lesson_uuid).first()
-    if row is None:
-        return 0.0, float(points)
-    given = (row.solved_at is not None) + row.answers.filter(correct=True).count()
-    return float(given), float(points)
+        lessons = [lesson for lesson, _ in classes.class_lessons(link.classroom)]
+    else:
+        lessons = [x for x in selectors.lesson_list() if x.uuid == link.lesson_uuid][:1]
+    given = top = 0
+    for lesson in lessons:
+        points = scores.score_of(link.user_id, lesson)
+        given, top = given + points.score, top + points.max_score
+    return float(given), float(top or 1)
 
 
 def send(link: LtiGrade) -> bool:

@@ -30,6 +30,12 @@ class Classroom(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.teacher})"
 
+    @property
+    def learners_in(self) -> int:
+        """How many are in the class now (those removed, kept as "left", not counted); reads
+        the prefetched members when there are."""
+        return sum(1 for m in self.members.all() if m.left_at is None)
+
 
 class ClassLesson(models.Model):
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="lessons")
@@ -50,6 +56,9 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Set when the teacher removed the learner: the row stays, so the roster keeps their record
+    # in the class (marked "left"); the learner no longer sees the class. Joining again clears it.
+    left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["joined_at"]

@@ -4,16 +4,17 @@ API. Read with a fixed number of queries whatever the class's size."""
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 
 from codeblanks.content.model import Lesson
 from codeblanks.web.models import Attempt, LessonProgress
+from codeblanks.web.teaching import scores
 from codeblanks.web.teaching.classes import class_lessons
+from codeblanks.web.teaching.exports import csv_text, safe, when
 from codeblanks.web.teaching.models import ClassLesson, Classroom
 
 SORTS = ("name", "solved", "last", "runs")
@@ -30,6 +31,9 @@ class Cell:
     questions: int = 0
     last: datetime | None = None
     late: bool = False  # solved after the due date, or not solved and the date has passed
+    lesson_id: str = ""
+    score: int = 0  # points (scores.py): the best kept, nothing earned once the answers were seen
+    max_score: int = 0
 
     @property
     def tried(self) -> bool:
@@ -41,6 +45,7 @@ class Row:
     username: str
     joined_at: datetime
     cells: list[Cell] = field(default_factory=list)
+    left: bool = False  # removed by the teacher: their record kept
 
     @property
     def solved(self) -> int:
@@ -53,6 +58,14 @@ class Row:
     @property
     def last(self) -> datetime | None:
         return max((c.last for c in self.cells if c.last), default=None)
+
+    @property
+    def score(self) -> int:
+        return sum(c.score for c in self.cells)
+
+    @property
+    def max_score(self) -> int:
+        return sum(c.max_score for c in self.cells)
 
 
 @dataclass(frozen=True)
@@ -81,10 +94,14 @@ def _late(due: date | None, solved_at: datetime | None, today: date) -> bool:
     return solved_at.date() > due if solved_at else today > due
 
 
-def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, today: date) -> Cell:
+def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, right, today: date) -> Cell:
     runs_n, last_run = runs if runs else (0, None)
+    points = scores.lesson_score(lesson, progress, right)
     if progress is None:
         return Cell(
+            lesson_id=lesson.id,
+            score=points.score,
+            max_score=points.max_score,
             runs=runs_n,
             last=last_run,
             questions=len(lesson.questions),
@@ -100,11 +117,14 @@ def _cell(lesson: Lesson, cl: ClassLesson, progress, runs, today: date) -> Cell:
         questions=len(lesson.questions),
         last=_later(progress.updated_at, last_run),
         late=_late(cl.due_on, progress.solved_at, today),
+        lesson_id=lesson.id,
+        score=points.score,
+        max_score=points.max_score,
     )
 
 
 def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Roster:
-    today = today or date.today()
+    today = today or timezone.now().date()  # UTC, as solved_at.date() is (review L5)
     lessons = class_lessons(room)
     uuids = [lesson.uuid for lesson, _ in lessons]
     members = list(room.members.select_related("user"))
@@ -115,6 +135,7 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
             user_id__in=user_ids, lesson_uuid__in=uuids
         ).annotate(right=Count("answers", filter=Q(answers__correct=True)))
     }
+    right = scores.first_right([p.pk for p in progress.values()])
     runs = {
         (a["user_id"], a["lesson_uuid"]): (a["n"], a["last"])
         for a in Attempt.objects.filter(user_id__in=user_ids, lesson_uuid__in=uuids)
@@ -123,10 +144,12 @@ def roster(room: Classroom, sort: str = "name", today: date | None = None) -> Ro
     }
     rows = []
     for m in members:
-        row = Row(username=m.user.get_username(), joined_at=m.joined_at)
+        row = Row(m.user.get_username(), m.joined_at, left=m.left_at is not None)
         for lesson, cl in lessons:
             key = (m.user_id, lesson.uuid)
-            row.cells.append(_cell(lesson, cl, progress.get(key), runs.get(key), today))
+            found = progress.get(key)
+            got = right.get(found.pk, {}) if found else {}
+            row.cells.append(_cell(lesson, cl, found, runs.get(key), got, today))
         rows.append(row)
     columns = [
         Column(
@@ -166,6 +189,9 @@ CSV_HEADER = [
     "questions",
     "last_activity",
     "late",
+    "score",
+    "max_score",
+    "left",
 ]
 
 
@@ -173,35 +199,30 @@ def _when(t: datetime | date | None) -> str:
     return t.isoformat() if t else ""
 
 
-def _safe(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula (CSV injection: =, +, -, @ first)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def roster_csv(r: Roster) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    for row in r.rows:
-        for col, c in zip(r.columns, row.cells, strict=True):
-            writer.writerow(
-                [
-                    _safe(row.username),
-                    col.lesson.id,
-                    _safe(col.lesson.title),
-                    _when(col.due_on),
-                    int(c.solved),
-                    _when(c.solved_at),
-                    c.runs,
-                    c.hints,
-                    int(c.solution_seen),
-                    c.questions_right,
-                    c.questions,
-                    _when(c.last),
-                    int(c.late),
-                ]
-            )
-    return out.getvalue()
+    rows = [
+        [
+            safe(row.username),
+            col.lesson.id,
+            safe(col.lesson.title),
+            when(col.due_on),
+            int(c.solved),
+            when(c.solved_at),
+            c.runs,
+            c.hints,
+            int(c.solution_seen),
+            c.questions_right,
+            c.questions,
+            when(c.last),
+            int(c.late),
+            c.score,
+            c.max_score,
+            int(row.left),
+        ]
+        for row in r.rows
+        for col, c in zip(r.columns, row.cells, strict=True)
+    ]
+    return csv_text(CSV_HEADER, rows)
 
 
 def roster_json(r: Roster) -> dict:
@@ -221,6 +242,7 @@ def roster_json(r: Roster) -> dict:
             {
                 "username": row.username,
                 "joined_at": _when(row.joined_at),
+                "left": row.left,
                 "lessons": {
                     col.lesson.id: {
                         "solved": c.solved,
@@ -232,6 +254,8 @@ def roster_json(r: Roster) -> dict:
                         "questions": c.questions,
                         "last_activity": _when(c.last) or None,
                         "late": c.late,
+                        "score": c.score,
+                        "max_score": c.max_score,
                     }
                     for col, c in zip(r.columns, row.cells, strict=True)
                 },

@@ -10,12 +10,26 @@ urlpatterns = [
     path("classes/join/<str:token>/", views.class_join_link, name="class-join-link"),
     path("classes/<row:room_id>/", views.class_detail, name="class-detail"),
     path("classes/<row:room_id>/progress.csv", views.class_csv, name="class-csv"),
+    path("classes/<row:room_id>/answers.csv", views.class_answers_csv, name="class-answers-csv"),
+    path(
+        "classes/<row:room_id>/submissions.zip",
+        views.class_submissions_zip,
+        name="class-submissions-zip",
+    ),
+    path("classes/<row:room_id>/edit", views.class_edit, name="class-edit"),
+    path("classes/<row:room_id>/rotate", views.class_rotate, name="class-rotate"),
+    path("classes/<row:room_id>/remove", views.class_remove, name="class-remove"),
     path("classes/<row:room_id>/leave", views.class_leave, name="class-leave"),
     path("classes/<row:room_id>/delete", views.class_delete, name="class-delete"),
     path(
         "classes/<row:room_id>/analysis/<slug:lesson_id>/",
         views.class_analysis,
         name="class-analysis",
+    ),
+    path(
+        "classes/<row:room_id>/learners/<str:username>/lessons/<slug:lesson_id>/",
+        views.class_learner_work,
+        name="class-learner-work",
     ),
     path("analysis/<slug:lesson_id>/", views.site_analysis, name="site-analysis"),
     path("lti/jwks", lti.jwks, name="lti-jwks"),
@@ -26,6 +40,23 @@ urlpatterns = [
 api_urlpatterns = [
     path("api/classes", api.create, name="api-classes"),
     path("api/classes/join", api.join, name="api-class-join"),
+    path("api/classes/<row:room_id>", api.change, name="api-class"),
+    path(
+        "api/classes/<row:room_id>/learners/<str:username>",
+        api.remove_learner,
+        name="api-class-learner",
+    ),
     path("api/classes/<row:room_id>/progress", api.progress, name="api-class-progress"),
     path("api/classes/<row:room_id>/progress.csv", api.progress_csv, name="api-class-csv"),
+    path("api/classes/<row:room_id>/answers.csv", api.answers_csv, name="api-class-answers"),
+    path(
+        "api/classes/<row:room_id>/submissions.zip",
+        api.submissions_zip,
+        name="api-class-submissions",
+    ),
+    path(
+        "api/classes/<row:room_id>/learners/<str:username>/lessons/<str:lesson_id>",
+        api.learner_work,
+        name="api-class-learner-work",
+    ),
 ]

@@ -7,16 +7,17 @@ from __future__ import annotations
 from datetime import date
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import quotas, selectors
-from codeblanks.web.teaching import analysis, classes
+from codeblanks.web.teaching import analysis, classes, work
+from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
-from codeblanks.web.teaching.roster import roster, roster_csv
+from codeblanks.web.teaching.roster import roster
 from codeblanks.web.views.common import absolute_url, client_address
 
 
@@ -70,11 +71,57 @@ def class_new(request):
         else:
             return redirect("class-detail", room_id=room.pk)
     context = {
-        "courses": [(c, selectors.course_levels(c)) for c in selectors.course_list()],
+        "courses": _lesson_rows(chosen, {k: v for k, v in request.POST.items()}),
         "error": error,
-        "chosen": set(chosen),
         "name": request.POST.get("name", ""),
-        "post": request.POST,
+        "heading": _("New class"),
+        "button": _("Make the class"),
+    }
+    return render(request, "teaching/class_new.html", context, status=422 if error else 200)
+
+
+def _lesson_rows(chosen: list[str], due: dict[str, str]) -> list:
+    """Per course, per level, each lesson with whether it is ticked and its due box's text
+    (``due`` maps ``due-<lesson id>`` to it, as the form posts it)."""
+    ticked = set(chosen)
+    return [
+        (
+            course,
+            [
+                (level, [(x, x.id in ticked, due.get(f"due-{x.id}", "")) for x in lessons])
+                for level, lessons in selectors.course_levels(course)
+            ],
+        )
+        for course in selectors.course_list()
+    ]
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def class_edit(request, room_id: int):
+    """The class's name, lessons and due dates, changed in the form that made it."""
+    room = _taught_or_404(request, room_id)
+    error = ""
+    if request.method == "POST":
+        chosen = request.POST.getlist("lessons")
+        name, due = request.POST.get("name", ""), dict(request.POST.items())
+        try:
+            plan = classes.Plan(name, tuple(chosen), _due_dates(request.POST, chosen))
+            classes.class_edit(room, plan)
+        except classes.ClassError as exc:
+            error = str(exc)
+        else:
+            return redirect("class-detail", room_id=room.pk)
+    else:
+        current = classes.class_lessons(room)
+        chosen, name = [x.id for x, _ in current], room.name
+        due = {f"due-{x.id}": cl.due_on.isoformat() for x, cl in current if cl.due_on}
+    context = {
+        "courses": _lesson_rows(chosen, due),
+        "error": error,
+        "name": name,
+        "heading": _("Edit the class"),
+        "button": _("Save the class"),
     }
     return render(request, "teaching/class_new.html", context, status=422 if error else 200)
 
@@ -106,9 +153,21 @@ def class_detail(request, room_id: int):
 @require_safe
 def class_csv(request, room_id: int):
     room = _taught_or_404(request, room_id)
-    response = HttpResponse(roster_csv(roster(room)), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="class-{room.pk}-progress.csv"'
-    return response
+    return exports_download.progress(room)
+
+
+@login_required
+@require_safe
+def class_answers_csv(request, room_id: int):
+    room = _taught_or_404(request, room_id)
+    return exports_download.answers(room)
+
+
+@login_required
+@require_safe
+def class_submissions_zip(request, room_id: int):
+    room = _taught_or_404(request, room_id)
+    return exports_download.submissions(room)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -145,6 +204,21 @@ def class_join_code(request):
         message = _("No class has this code. Check it with your teacher (it looks like ABCD-2345).")
         return _list(request, code_error=message, status=422)
     return _join(request, room)
+
+
+@login_required
+@require_POST
+def class_rotate(request, room_id: int):
+    classes.class_rotate_code(_taught_or_404(request, room_id))
+    return redirect("class-detail", room_id=room_id)
+
+
+@login_required
+@require_POST
+def class_remove(request, room_id: int):
+    """Remove a learner (kept in the roster as "left"); an unknown name changes nothing."""
+    classes.class_remove(_taught_or_404(request, room_id), request.POST.get("username", ""))
+    return redirect("class-detail", room_id=room_id)
 
 
 @login_required
@@ -189,6 +263,17 @@ def class_analysis(request, room_id: int, lesson_id: str):
         raise Http404("The class does not cover this lesson.")
     users = list(room.members.values_list("user_id", flat=True))
     return _analysis_page(request, lesson, users, "class", room)
+
+
+@login_required
+@require_safe
+def class_learner_work(request, room_id: int, username: str, lesson_id: str):
+    """One learner's runs and answers in one lesson of the class (its teacher only)."""
+    room = _taught_or_404(request, room_id)
+    found = work.learner_work(room, username, lesson_id)
+    if found is None:
+        raise Http404("No such learner in the class, or lesson in it.")
+    return render(request, "teaching/learner_work.html", {"w": found})
 
 
 @login_required

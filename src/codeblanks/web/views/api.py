@@ -70,7 +70,7 @@ def json_body(request, example: str):
     return data
 
 
-def _code(request) -> str | JsonResponse:
+def code_of(request) -> str | JsonResponse:
     """The ``code`` string of a JSON body ``{"code": "..."}``, or the error response."""
     data = json_body(request, '{"code": "print(1)"}')
     if isinstance(data, JsonResponse):
@@ -139,7 +139,7 @@ def _answer(outcome) -> JsonResponse:
 async def run(request):
     if bad := method_refusal(request, "POST"):
         return bad
-    code = _code(request)
+    code = code_of(request)
     if isinstance(code, JsonResponse):
         return code
     return _answer(await services.api_run(code=code, client=client_address(request)))
@@ -153,7 +153,7 @@ async def grade(request, lesson_id: str):
     if lesson is None:
         message = _("There is no lesson %(lesson)s; see GET /api/lessons.")
         return error(404, "no-such-lesson", message % {"lesson": repr(lesson_id)})
-    code = _code(request)
+    code = code_of(request)
     if isinstance(code, JsonResponse):
         return code
     who = await bearer(request)

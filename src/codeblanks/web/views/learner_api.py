@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 
+from asgiref.sync import sync_to_async
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.content.public import lesson_public
 from codeblanks.learning.answers import Given, question_get
-from codeblanks.web import selectors, services
+from codeblanks.web import drafts, selectors, services
 from codeblanks.web.views.api import (
     bearer,
     error,
@@ -77,7 +78,13 @@ def _seed(who) -> str:
 @learner_endpoint("GET")
 async def lesson(request, found, who):
     course = selectors.course_get(found.course_id)
-    return JsonResponse(lesson_public(found, _seed(who), course.title if course else ""))
+    shown = lesson_public(found, _seed(who), course.title if course else "")
+    if who.learner is not None:  # the unrun draft, while newer than the last run's code
+        draft = await sync_to_async(drafts.draft_get)(who.learner, found)
+        shown["draft"] = (
+            {"code": draft.code, "saved_at": draft.saved_at.isoformat()} if draft else None
+        )
+    return JsonResponse(shown)
 
 
 @learner_endpoint("POST")
@@ -103,6 +110,8 @@ async def solution(request, found, who):
 
 @learner_endpoint("GET")
 async def review(request, found, who):
+    if who.learner is not None:  # answers given after this earn no points (teaching/scores.py)
+        await sync_to_async(services.review_record)(learner=who.learner, lesson=found)
     return JsonResponse({"questions": services.tutor_for(who.learner).review(found)})
 
 

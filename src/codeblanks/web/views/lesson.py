@@ -8,11 +8,12 @@ from asgiref.sync import sync_to_async
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.learning.answers import Form, question_get
-from codeblanks.web import quotas, selectors, services
+from codeblanks.web import drafts, quotas, selectors, services
 from codeblanks.web.learners import learner_from_request, learner_started
 from codeblanks.web.questions import question_view
 from codeblanks.web.views.common import client_address, lesson_or_404, new_learner_limited
@@ -40,12 +41,21 @@ def lesson_page(request, lesson_id: str):
     # a visitor without a key sees the choices in the order every keyless visitor sees, and their
     # own order from their first answer on. Each option posts its own index, so an answer is
     # judged right whichever order it was read in.
-    return render(request, LESSON, _page(request, lesson_or_404(lesson_id)))
+    lesson = lesson_or_404(lesson_id)
+    context = _page(request, lesson)
+    # A draft newer than the last run's code is what the editor starts with (web/drafts.py).
+    context["shown"] = shown = drafts.shown(learner_from_request(request), lesson)
+    if shown.draft:
+        context["code"] = shown.code
+    return render(request, LESSON, context)
 
 
 @require_safe
 def lesson_review(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
+    if (learner := learner_from_request(request)) is not None:
+        # Answers given after this earn no points (teaching/scores.py): record it, GET or not.
+        services.review_record(learner=learner, lesson=lesson)
     return render(request, REVIEW, _page(request, lesson))
 
 
@@ -90,7 +100,9 @@ def lesson_reset(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
     services.code_reset(learner=learner_started(request), lesson=lesson)
     if request.htmx:
-        return render(request, EDITOR, {"lesson": lesson, "code": lesson.exercise.starter})
+        # Saved now: a draft kept in the browser before the reset is older, and dropped.
+        shown = drafts.Shown(lesson.exercise.starter, False, timezone.now())
+        return render(request, EDITOR, {"lesson": lesson, "code": shown.code, "shown": shown})
     return redirect(reverse("lesson", args=[lesson.id]) + "#editor")
 
 

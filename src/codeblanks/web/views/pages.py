@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.http import require_safe
 
-from codeblanks.web import selectors, tokens
+from codeblanks.web import reviews, selectors, tokens
 from codeblanks.web.coursemap import course_maps
 from codeblanks.web.learners import learner_from_request
 from codeblanks.web.views import tokens as token_views
@@ -22,6 +22,8 @@ def home(request):
     learner = learner_from_request(request)
     overview, resume = selectors.course_overview(learner), selectors.resume_point(learner)
     context = {"resume": resume, "maps": course_maps(overview, resume)}
+    if request.user.is_authenticated:  # the review queue's count (web/reviews.py)
+        context["reviews_due"] = len(reviews.due_today(request.user.pk))
     return render(request, "codeblanks/home.html", context)
 
 

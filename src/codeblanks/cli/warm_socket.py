@@ -1,4 +1,4 @@
-"""A sandbox that stays warm between command-line calls, for one user (issue 25, item 4).
+"""A process that stays warm between command-line calls, for one user: its socket and wire.
 
 A cold ``codeblanks grade`` pays for Python's imports, the courses and the sandbox's start on
 every call (~1 s). Instead, the first call starts a small server that keeps all of that loaded
@@ -10,7 +10,7 @@ Safety: the socket lives in a private folder, ``$XDG_RUNTIME_DIR/codeblanks`` or
 ``/tmp/codeblanks-<uid>``, which must be a real folder (not a link) owned by this user with mode
 0700; both ends check the other's uid (SO_PEERCRED) and hang up on anyone else. Any problem
 (an unsafe folder, a server that does not come up, a broken connection) makes ``call`` return
-None and the caller does the work itself, as before.
+None and the caller does the work itself, as a cold call does.
 
 Wire: a 4-byte big-endian length and a JSON object, one request and one answer per connection.
 """
