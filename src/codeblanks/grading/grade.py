@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from codeblanks import i18n
 from codeblanks.content.model import BLANK, Lesson, Mistake
 from codeblanks.content.pysource import blank_lines
 from codeblanks.grading.arrays import ArrayPair, array_pairs
@@ -24,7 +25,7 @@ from codeblanks.grading.clues import reversed_line, uncalled_method
 from codeblanks.grading.compare import OutputMatch, compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests, outcomes
 from codeblanks.grading.mistakes import matching_mistake
-from codeblanks.grading.reading import aread
+from codeblanks.grading.reading import READ_S, aread
 from codeblanks.grading.reference import (
     PLATFORM_FAILURES,
     Reference,
@@ -48,6 +49,7 @@ from codeblanks.sandbox.result import (
     TIMEOUT,
     Runner,
 )
+from codeblanks.sandbox.workers import offload
 
 log = logging.getLogger("codeblanks.grading")
 CORRECT = Verdict.CORRECT
@@ -153,9 +155,7 @@ async def agrade(
             duration_ms=vis.duration_ms,
             cases=tuple(runs),
         )
-    # Off the event loop: the feedback's cost (diffs, tracebacks, value comparison) depends on
-    # the learner's output, and pages and /healthz must answer meanwhile.
-    return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing, facts)
+    return await ajudge(lesson, code, runs, ref.trusted(), missing, facts)
 
 
 async def agrade_runs(
@@ -222,7 +222,8 @@ async def _runs(
         # that failed, so the error can show both shapes. Capturing them on every run would
         # slow every grade.
         line = error_line(runs[failed[0].name].stderr, lesson.exercise.filename)
-        extra = await asyncio.to_thread(matmul_operands, code, line)
+        # Parses the program: in a worker process, as its reading (rare: no size threshold).
+        extra = await offload(matmul_operands, code, line, timeout=READ_S)
     if failed and extra:
         again = await run_cases(
             sandbox, lesson, failed, values + extra, gate=gate, patient=patient, client=client
@@ -245,6 +246,59 @@ def _matmul_error(run: RunResult) -> bool:
 
 def _failure_message(run: RunResult, lesson: Lesson) -> str:
     return run_failure(run, limits_for(lesson))
+
+
+# A program whose text and output together are longer than this is judged in a worker process
+# (``sandbox/workers.py``), as it was read: judging it can tokenise and parse it (a blank left,
+# an error to explain) and diff its output, pure Python that holds the GIL for as long as the
+# program is big, and a burst of such grades in threads stalled every other request (security
+# review S7). A shorter one is judged in a thread of this process, sooner than a hop allows.
+JUDGE_HERE_CHARS = 16 * 1024
+JUDGE_S = 30.0  # the most a grade waits for its judging in the worker, as for its reading
+
+
+async def ajudge(
+    lesson: Lesson,
+    code: str,
+    runs: dict[str, RunResult],
+    ref: Reference,
+    missing: str | None,
+    facts: Facts | None = None,
+) -> Grade:
+    """``judge``, off the event loop: pages and /healthz must answer meanwhile. A judging the
+    worker could not do (it died, or took past ``JUDGE_S``) is the platform's failure, said so."""
+    size = len(code) + sum(len(run.stdout) + len(run.stderr) for run in runs.values())
+    if size <= JUDGE_HERE_CHARS:
+        return await asyncio.to_thread(judge, lesson, code, runs, ref, missing, facts)
+    args = (i18n.current(), lesson, code, runs, ref, missing, facts)
+    judged = await offload(judge_in, *args, timeout=JUDGE_S)
+    if judged is not None:
+        return judged
+    vis = runs.get(VISIBLE) or RunResult(SANDBOX_ERROR)
+    failure = _failure_message(RunResult(SANDBOX_ERROR), lesson)
+    return Grade(
+        SANDBOX_ERROR,
+        vis.stdout,
+        vis.stderr,
+        lesson.exercise.expected_output,
+        (failure,),
+        duration_ms=vis.duration_ms,
+        cases=tuple(runs),
+    )
+
+
+def judge_in(
+    language: str,
+    lesson: Lesson,
+    code: str,
+    runs: dict[str, RunResult],
+    ref: Reference,
+    missing: str | None,
+    facts: Facts | None,
+) -> Grade:
+    """``judge`` in a worker process, in the request's language (its feedback's words)."""
+    with i18n.language(language):
+        return judge(lesson, code, runs, ref, missing, facts)
 
 
 @dataclass(frozen=True)
