@@ -107,14 +107,16 @@ class Served:
 @contextlib.contextmanager
 def serve(src: Path | None = None, label: str = "this tree", env: dict | None = None):
     """``codeblanks serve`` on a free loopback port with SQLite in a temporary directory and the
-    rate limit off, from ``src`` (a tree's ``src/`` folder: this one by default, or a checkout
-    of another commit, run with this same virtualenv); stopped at the end, its logged errors
-    printed."""
+    rate limit off (the caller's other CODEBLANKS_* settings pass on), from ``src`` (a tree's
+    ``src/`` folder: this one by default, or a checkout of another commit, run with this same
+    virtualenv); stopped at the end, its logged errors printed."""
     src = src or ROOT / "src"
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="codeblanks-bench-") as data:
         full_env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith("CODEBLANKS_")},
+            # The caller's settings pass on (CODEBLANKS_SANDBOX_WARM_UP=never ...), not its
+            # database: the node's is its own.
+            **{k: v for k, v in os.environ.items() if k != "CODEBLANKS_DATABASE_URL"},
             "CODEBLANKS_DATA_DIR": data,
             **UNLIMITED,
             "PYTHONPATH": str(src),
