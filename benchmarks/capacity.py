@@ -242,6 +242,14 @@ async def main_async(args, nodes: list[tuple[str, realnode.Served | None]]) -> i
     for driver in drivers:
         await driver.warm()
     labels = [served.label if served else url for url, served in nodes]
+    for label, (_, served) in zip(labels, nodes, strict=True):
+        if served:  # what the node's tree uses doing nothing, which the CPU per step includes
+            await asyncio.sleep(1)
+            cpu0, start = served.cpu_ms(), time.monotonic()
+            await asyncio.sleep(3)
+            idle = (served.cpu_ms() - cpu0) / (time.monotonic() - start)
+            print(f"[{label}] idle, the server tree uses {idle:.1f} ms of CPU per second "
+                  f"(load {load()})", flush=True)  # fmt: skip
     results: list[list[Rate]] = [[] for _ in nodes]
     print(f"steps: GET the lesson page + POST Run (htmx form, CSRF), {args.seconds:.0f} s per "
           f"rate; held = step p95 <= {TARGET_P95_MS:.0f} ms, 0 errors, 0 busy, >= 90 % of the "

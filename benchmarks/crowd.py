@@ -1,7 +1,8 @@
 """A crowd of learners against one real node: is it fast for everyone while some misbehave?
 
     .venv/bin/python benchmarks/crowd.py [--learners 120] [--seconds 40] [--runaway 0.06]
-                                         [--search] [--url http://host:port]
+                                         [--runaway-kind loops|sleep|both] [--repeat N]
+                                         [--nodes 2] [--search] [--url http://host:port]
 
 Starts ``codeblanks serve`` on a free loopback port (SQLite in a temporary directory, the rate
 limit off) unless ``--url`` names a node (or a load balancer) already serving. Then:
@@ -10,11 +11,19 @@ limit off) unless ``--url`` names a node (or a load balancer) already serving. T
 2. **the crowd**: ``--learners`` simulated learners arrive together (a class pressing Run
    within the same 4 s), each grading a program through
    ``POST /api/lessons/query-key-value/grade`` and then thinking 2–4 s, for ``--seconds``.
-   A share ``--runaway`` of the submissions misbehave: half loop forever, half sleep for 30 s.
+   A share ``--runaway`` of the submissions misbehave: with ``--runaway-kind both`` (the
+   default) half loop forever, half sleep for 30 s; ``loops`` or ``sleep``: all of that kind.
    The others are the sample solution or, one in five, an anticipated mistake of the lesson
    (a wrong answer);
+   ``--repeat N``: steps 1 and 2 N times; then each run's crowd p95 / one learner's p50 alone,
+   and the worst (the target: within 8x in every run);
 3. with ``--search``: crowds of growing size, 20 s each, up to the largest whose well-behaved
    grades keep p95 <= 400 ms with no ``busy`` and no error.
+
+``--nodes 2``: two nodes on this machine sharing one database, as ``make cluster`` places them
+(deploy/cluster.py: PostgreSQL, Redis, two sandbox slots each; the database is made for the run
+on ``--database``'s server, postgresql://postgres@127.0.0.1:5432/test by default, and dropped
+after); learner n goes to node n mod 2, directly, so each takes half the crowd.
 
 Each learner connects from an address of its own on the loopback network (127.x.y.z, all of
 which are this machine's): the sandbox shares itself between client addresses, a real crowd does
@@ -237,48 +246,67 @@ async def _warm(base_url: str) -> None:
         await conn.close()
 
 
-async def main_async(args: argparse.Namespace, urls: list[str]) -> int:
-    where = " and ".join(urls) + (" (each takes half the crowd)" if len(urls) > 1 else "")
-    print(f"node(s) {where}, {os.cpu_count()} cores, load {load()} at start; runaways "
-          f"{args.runaway:.0%} ({args.runaway_kind})", flush=True)  # fmt: skip
-    for url in urls:
-        await _warm(url)
-    ratios, ok = [], True
+async def one_run(args: argparse.Namespace, urls: list[str], title: str, seed: int):
+    """One learner alone, then the crowd: (crowd p95 / alone p50, held, load before, after)."""
+    one = await alone(urls[0])
+    print(one.report(f"one learner alone{title}"), flush=True)
+    big = await crowd(
+        urls, learners=args.learners, seconds=args.seconds, runaway=args.runaway,
+        runaway_kind=args.runaway_kind, seed=seed,
+    )  # fmt: skip
+    print(big.report(f"the crowd{title}"), flush=True)
+    p50_alone = percentile(one.good_ms, 0.5)
+    print(
+        f"  crowd p50 / alone p50: {percentile(big.good_ms, 0.5) / p50_alone:.1f}x;"
+        f" target p95 <= {TARGET_P95_MS:.0f} ms, 0 busy, 0 errors:"
+        f" {'held' if big.held() else 'MISSED'}",
+        flush=True,
+    )
+    # The target: with runaways in the crowd, well-behaved grades stay within 8x one learner
+    # alone (short jobs first: docs/sandbox.md).
+    ratio = percentile(big.good_ms, 0.95) / p50_alone
+    print(f"  crowd p95 / alone p50: {ratio:.1f}x; target <= {TARGET_RATIO:.0f}x:"
+          f" {'met' if ratio <= TARGET_RATIO else 'MISSED'}", flush=True)  # fmt: skip
+    return ratio, big.held() and ratio <= TARGET_RATIO, big.load_start, big.load_end, big
+
+
+async def main_async(args: argparse.Namespace, targets: list[tuple[str, list[str]]]) -> int:
+    """``targets``: (label, the node URLs) for this tree and, with --baseline, the other."""
+    for label, urls in targets:
+        where = " and ".join(urls) + (" (each takes half the crowd)" if len(urls) > 1 else "")
+        print(f"{label}: node(s) {where}", flush=True)
+        for url in urls:
+            await _warm(url)
+    print(f"{os.cpu_count()} cores, load {load()} at start; runaways {args.runaway:.0%} "
+          f"({args.runaway_kind})", flush=True)  # fmt: skip
+    runs: list[list[tuple]] = [[] for _ in targets]
     for run in range(1, args.repeat + 1):
-        title = f" (run {run} of {args.repeat})" if args.repeat > 1 else ""
-        if run > 1:
-            await asyncio.sleep(3)  # the runaway grades of the last crowd drain
-        one = await alone(urls[0])
-        print(one.report(f"one learner alone{title}"), flush=True)
-        big = await crowd(
-            urls, learners=args.learners, seconds=args.seconds, runaway=args.runaway,
-            runaway_kind=args.runaway_kind, seed=8 + run - 1,
-        )  # fmt: skip
-        print(big.report(f"the crowd{title}"), flush=True)
-        p50_alone = percentile(one.good_ms, 0.5)
-        print(
-            f"  crowd p50 / alone p50: {percentile(big.good_ms, 0.5) / p50_alone:.1f}x;"
-            f" target p95 <= {TARGET_P95_MS:.0f} ms, 0 busy, 0 errors:"
-            f" {'held' if big.held() else 'MISSED'}",
-            flush=True,
-        )
-        # The target: with runaways in the crowd, well-behaved grades stay within 8x one learner
-        # alone (short jobs first: docs/sandbox.md).
-        ratio = percentile(big.good_ms, 0.95) / p50_alone
-        ratios.append((ratio, big.load_start, big.load_end))
-        print(f"  crowd p95 / alone p50: {ratio:.1f}x; target <= {TARGET_RATIO:.0f}x:"
-              f" {'met' if ratio <= TARGET_RATIO else 'MISSED'}", flush=True)  # fmt: skip
-        ok = ok and big.held() and ratio <= TARGET_RATIO
-    if args.repeat > 1:
-        print(f"\n{args.repeat} runs, crowd p95 / alone p50 ({len(urls)} node(s), "
-              f"{args.runaway:.0%} runaways: {args.runaway_kind}):")  # fmt: skip
-        for run, (ratio, start, end) in enumerate(ratios, 1):
-            print(f"  run {run}: {ratio:5.1f}x   (load {start} -> {end})")
-        worst = max(r for r, _, _ in ratios)
-        met = sum(r <= TARGET_RATIO for r, _, _ in ratios)
-        print(f"  worst {worst:.1f}x; within {TARGET_RATIO:.0f}x in {met} of {len(ratios)} runs",
-              flush=True)  # fmt: skip
+        order = list(range(len(targets)))
+        if run % 2 == 0:
+            order.reverse()  # alternate which tree goes first
+        for k in order:
+            label, urls = targets[k]
+            title = f" ({label}" + (f", run {run} of {args.repeat})" if args.repeat > 1 else ")")
+            if any(runs):
+                await asyncio.sleep(3)  # the runaway grades of the last crowd drain
+            runs[k].append(await one_run(args, urls, title, seed=8 + run - 1))
+    ok = all(r[1] for r in runs[0])
+    if args.repeat > 1 or len(targets) > 1:
+        nodes = len(targets[0][1])
+        print(f"\n{args.repeat} run(s), crowd p95 / alone p50 ({nodes} node(s), {args.learners} "
+              f"learners, {args.runaway:.0%} runaways: {args.runaway_kind}):")  # fmt: skip
+        for k, (label, _) in enumerate(targets):
+            print(f"  {label}:")
+            for run, (ratio, held, start, end, phase) in enumerate(runs[k], 1):
+                print(f"    run {run}: {ratio:5.1f}x  p95 {phase.p95:6.1f} ms  busy {phase.busy}"
+                      f"  errors {phase.errors}  {'held' if held else 'MISSED'}"
+                      f"  (load {start} -> {end})")  # fmt: skip
+            worst = max(r[0] for r in runs[k])
+            met = sum(r[0] <= TARGET_RATIO for r in runs[k])
+            print(f"    worst {worst:.1f}x; within {TARGET_RATIO:.0f}x in {met} of {len(runs[k])} "
+                  f"runs", flush=True)  # fmt: skip
     if args.search:
+        urls = targets[0][1]
         best, size = None, args.learners
         for _ in range(args.search_steps):
             await asyncio.sleep(3)  # let the runaway grades of the last phase drain
@@ -304,29 +332,35 @@ PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 @contextlib.contextmanager
-def two_nodes(count: int, admin_url: str = PG_ADMIN) -> Iterator[list[str]]:
+def two_nodes(
+    count: int, admin_url: str = PG_ADMIN, src: Path | None = None, tag: str = "here"
+) -> Iterator[list[str]]:
     """``count`` nodes on this machine sharing one database, as ``make cluster`` places them
     (deploy/cluster.py: the same key, Redis cache, two sandbox slots each; its HAProxy starts
     too but the crowd goes to each node directly, half each). The database is PostgreSQL, one of
-    our own made on ``admin_url``'s server and dropped at the end."""
+    our own made on ``admin_url``'s server and dropped at the end. ``src``: another tree's
+    ``src/`` to run (a baseline checkout), with this virtualenv."""
     import importlib.util
 
     import psycopg
     from psycopg import sql
 
-    spec = importlib.util.spec_from_file_location("codeblanks_cluster", ROOT / "deploy/cluster.py")
-    deploy = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = deploy
-    spec.loader.exec_module(deploy)
-    name = f"codeblanks_crowd_{os.getpid()}"
+    deploy = sys.modules.get("codeblanks_cluster")
+    if deploy is None:
+        spec = importlib.util.spec_from_file_location(
+            "codeblanks_cluster", ROOT / "deploy/cluster.py"
+        )
+        deploy = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = deploy
+        spec.loader.exec_module(deploy)
+    settings = {**realnode.UNLIMITED, **({"PYTHONPATH": str(src)} if src else {})}
+    name = f"codeblanks_crowd_{os.getpid()}_{tag}"
     admin = urllib.parse.urlsplit(admin_url)
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     try:
         cluster = deploy.Cluster(
-            count,
-            database_url=admin._replace(path=f"/{name}").geturl(),
-            settings=realnode.UNLIMITED,
+            count, database_url=admin._replace(path=f"/{name}").geturl(), settings=settings
         )
         try:
             with cluster:
@@ -352,17 +386,27 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=1, help="nodes sharing the machine (1 or 2)")
     parser.add_argument("--database", default=PG_ADMIN, help="PostgreSQL for --nodes 2")
     parser.add_argument("--repeat", type=int, default=1, help="runs (alone, then the crowd)")
+    parser.add_argument("--baseline", help="a commit to compare with, run alternately")
     parser.add_argument("--search", action="store_true", help="then find the largest crowd held")
     parser.add_argument("--search-steps", type=int, default=6, help="at most this many crowds")
     parser.add_argument("--url", help="a node or load balancer already serving (not started)")
     args = parser.parse_args()
     if args.url:
-        return asyncio.run(main_async(args, [args.url]))
-    if args.nodes > 1:
-        with two_nodes(args.nodes, args.database) as urls:
-            return asyncio.run(main_async(args, urls))
-    with node() as url:
-        return asyncio.run(main_async(args, [url]))
+        return asyncio.run(main_async(args, [(args.url, [args.url])]))
+    with contextlib.ExitStack() as stack:
+        trees: list[tuple[str, Path | None]] = [("this tree", None)]
+        if args.baseline:
+            src = stack.enter_context(realnode.checkout(args.baseline))
+            trees.append((f"baseline {args.baseline[:10]}", src))
+            print(f"baseline {args.baseline[:10]}: {realnode.describe(args.baseline)}")
+        targets = []
+        for i, (label, src) in enumerate(trees):
+            if args.nodes > 1:
+                urls = stack.enter_context(two_nodes(args.nodes, args.database, src, f"t{i}"))
+            else:
+                urls = [stack.enter_context(realnode.serve(src, label=label)).url]
+            targets.append((label, urls))
+        return asyncio.run(main_async(args, targets))
 
 
 if __name__ == "__main__":
