@@ -23,15 +23,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# The crowd is one address: no per-address limits (the CPU meter and the cap on runs at once).
-UNLIMITED = {
-    "CODEBLANKS_RUN_RATE": "0",
-    "CODEBLANKS_RUN_CPU_PER_MINUTE": "0",
-    "CODEBLANKS_RUNS_AT_ONCE": "0",
-}
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import crowd  # noqa: E402  (benchmarks/crowd.py, beside this file)
+from realnode import UNLIMITED  # noqa: E402  (no per-address limits: the crowd is one machine)
 
 
 def _deploy():

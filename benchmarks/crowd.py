@@ -1,7 +1,8 @@
 """A crowd of learners against one real node: is it fast for everyone while some misbehave?
 
     .venv/bin/python benchmarks/crowd.py [--learners 120] [--seconds 40] [--runaway 0.06]
-                                         [--search] [--url http://host:port]
+                                         [--runaway-kind loops|sleep|both] [--repeat N]
+                                         [--nodes 2] [--search] [--url http://host:port]
 
 Starts ``codeblanks serve`` on a free loopback port (SQLite in a temporary directory, the rate
 limit off) unless ``--url`` names a node (or a load balancer) already serving. Then:
@@ -10,11 +11,19 @@ limit off) unless ``--url`` names a node (or a load balancer) already serving. T
 2. **the crowd**: ``--learners`` simulated learners arrive together (a class pressing Run
    within the same 4 s), each grading a program through
    ``POST /api/lessons/query-key-value/grade`` and then thinking 2–4 s, for ``--seconds``.
-   A share ``--runaway`` of the submissions misbehave: half loop forever, half sleep for 30 s.
+   A share ``--runaway`` of the submissions misbehave: with ``--runaway-kind both`` (the
+   default) half loop forever, half sleep for 30 s; ``loops`` or ``sleep``: all of that kind.
    The others are the sample solution or, one in five, an anticipated mistake of the lesson
    (a wrong answer);
+   ``--repeat N``: steps 1 and 2 N times; then each run's crowd p95 / one learner's p50 alone,
+   and the worst (the target: within 8x in every run);
 3. with ``--search``: crowds of growing size, 20 s each, up to the largest whose well-behaved
    grades keep p95 <= 400 ms with no ``busy`` and no error.
+
+``--nodes 2``: two nodes on this machine sharing one database, as ``make cluster`` places them
+(deploy/cluster.py: PostgreSQL, Redis, two sandbox slots each; the database is made for the run
+on ``--database``'s server, postgresql://postgres@127.0.0.1:5432/test by default, and dropped
+after); learner n goes to node n mod 2, directly, so each takes half the crowd.
 
 Each learner connects from an address of its own on the loopback network (127.x.y.z, all of
 which are this machine's): the sandbox shares itself between client addresses, a real crowd does
@@ -37,10 +46,7 @@ import contextlib
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -49,6 +55,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import realnode  # noqa: E402  (benchmarks/realnode.py, beside this file)
+from realnode import Connection, load, percentile, source_address  # noqa: E402
 
 LESSON = "query-key-value"
 TARGET_RATIO = 8.0  # crowd p95 against one learner's p50 alone
@@ -56,79 +66,6 @@ TARGET_P95_MS = 400.0
 REQUEST_TIMEOUT_S = 30.0
 LOOP = "\nwhile True:\n    pass\n"
 SLEEP = "\nimport time\ntime.sleep(30)\n"
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * p
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
-
-
-def load() -> str:
-    return f"{os.getloadavg()[0]:.1f}"
-
-
-# ---- a minimal HTTP/1.1 client (keep-alive, one connection per learner) ----------------------
-
-
-class Connection:
-    def __init__(self, base_url: str, source: str | None = None) -> None:
-        url = urllib.parse.urlsplit(base_url)
-        self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
-        self.source = source  # the local address to connect from (None: any)
-        self.prefix = url.path.rstrip("/")
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def request(
-        self, method: str, path: str, body: bytes = b"", headers: dict | None = None
-    ) -> tuple[int, bytes]:
-        for attempt in (0, 1):  # a kept-alive connection the server closed: open a new one
-            if self.writer is None:
-                local = (self.source, 0) if self.source else None
-                self.reader, self.writer = await asyncio.open_connection(
-                    self.host, self.port, local_addr=local
-                )
-            head = [f"{method} {self.prefix}{path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
-            head += [f"{k}: {v}" for k, v in (headers or {}).items()]
-            head += [f"Content-Length: {len(body)}", "", ""]
-            try:
-                self.writer.write("\r\n".join(head).encode() + body)
-                await self.writer.drain()
-                return await self._response()
-            except (ConnectionError, asyncio.IncompleteReadError):
-                await self.close()
-                if attempt:
-                    raise
-        raise AssertionError
-
-    async def _response(self) -> tuple[int, bytes]:
-        assert self.reader is not None
-        status_line = await self.reader.readline()
-        if not status_line:
-            raise ConnectionResetError("the server closed the connection")
-        status = int(status_line.split()[1])
-        length, close = 0, False
-        while (line := await self.reader.readline()) not in (b"\r\n", b"\n", b""):
-            name, _, value = line.decode("latin-1").partition(":")
-            if name.strip().lower() == "content-length":
-                length = int(value.strip())
-            elif name.strip().lower() == "connection" and value.strip().lower() == "close":
-                close = True
-        body = await self.reader.readexactly(length)
-        if close:
-            await self.close()
-        return status, body
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            with contextlib.suppress(Exception):
-                await self.writer.wait_closed()
-        self.reader = self.writer = None
 
 
 # ---- the crowd -------------------------------------------------------------------------------
@@ -190,26 +127,31 @@ def programs() -> tuple[str, str]:
     return lesson.exercise.solution, lesson.exercise.grading.mistakes[0].code
 
 
+def runaway_code(solution: str, kind: str, rng: random.Random) -> str:
+    """A runaway program: a CPU-bound loop, a sleep, or (``both``) either, half and half."""
+    if kind == "both":
+        kind = "loops" if rng.random() < 0.5 else "sleep"
+    return solution + (LOOP if kind == "loops" else SLEEP)
+
+
 async def _learner(
-    phase: Phase, base_url: str, n: int, until: float, runaway: float, think, rng, progs
-) -> None:
+    phase: Phase, base_url: str, n: int, until: float, runaway: float, think, rng, progs,
+    kind: str = "both",
+) -> None:  # fmt: skip
     solution, wrong = progs
-    conn = Connection(base_url, source=f"127.{n // 65536 % 256 + 1}.{n // 256 % 256}.{n % 256}")
+    conn = Connection(base_url, source=source_address(n))
     headers = {"Content-Type": "application/json"}
     path = f"/api/lessons/{LESSON}/grade"
     try:
         # The class arrives together: each opens the lesson and presses Run within a think time.
         await asyncio.sleep(rng.uniform(0, think[1]))
         while time.monotonic() < until:
-            roll = rng.random()
-            if roll < runaway / 2:
-                kind, code, expected = "runaway", solution + LOOP, "timeout"
-            elif roll < runaway:
-                kind, code, expected = "runaway", solution + SLEEP, "timeout"
+            if rng.random() < runaway:
+                what, code, expected = "runaway", runaway_code(solution, kind, rng), "timeout"
             elif rng.random() < 0.2:
-                kind, code, expected = "good", wrong, "incorrect"
+                what, code, expected = "good", wrong, "incorrect"
             else:
-                kind, code, expected = "good", solution, "correct"
+                what, code, expected = "good", solution, "correct"
             body = json.dumps({"code": code}).encode()
             start = time.perf_counter()
             try:
@@ -229,8 +171,8 @@ async def _learner(
             if verdict == "busy" or status in (429, 503):
                 phase.busy += 1
             elif status != 200 or verdict != expected:
-                phase.error(f"{kind}: HTTP {status} {verdict or raw[:300]!r}")
-            elif kind == "good":
+                phase.error(f"{what}: HTTP {status} {verdict or raw[:300]!r}")
+            elif what == "good":
                 phase.good_ms.append(ms)
             else:
                 phase.runaway_ms.append(ms)
@@ -241,28 +183,34 @@ async def _learner(
 
 
 async def crowd(
-    base_url: str,
+    base_url: str | list[str],
     *,
     learners: int = 120,
     seconds: float = 40.0,
     runaway: float = 0.06,
     think: tuple[float, float] = (2.0, 4.0),
     seed: int = 8,
+    runaway_kind: str = "both",
 ) -> Phase:
     """``learners`` simulated learners against ``base_url`` for ``seconds``; all arrive within
-    the first think time.
+    the first think time. Given several URLs (nodes), learner n goes to the n-th modulo their
+    number: each node takes its share of the crowd. ``runaway_kind``: loops, sleep or both.
     Grades still in flight at the end are waited for (each is bounded by the request timeout)."""
     progs = programs()
+    urls = [base_url] if isinstance(base_url, str) else list(base_url)
     phase = Phase(learners, seconds, load_start=load())
     rng = random.Random(seed)
     until = time.monotonic() + seconds
     start = time.monotonic()
     await asyncio.gather(
         *(
-            _learner(phase, base_url, n, until, runaway, think, random.Random(rng.random()), progs)
+            _learner(
+                phase, urls[n % len(urls)], n, until, runaway, think,
+                random.Random(rng.random()), progs, runaway_kind,
+            )
             for n in range(learners)
         )
-    )
+    )  # fmt: skip
     phase.seconds = time.monotonic() - start
     phase.load_end = load()
     return phase
@@ -276,70 +224,12 @@ async def alone(base_url: str, grades: int = 20) -> Phase:
 # ---- a node to try it on ---------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def node() -> Iterator[str]:
-    """``codeblanks serve`` on loopback with SQLite in a temporary directory; stopped at the end."""
-    port = _free_port()
-    with tempfile.TemporaryDirectory(prefix="codeblanks-crowd-") as data:
-        env = {
-            **os.environ,
-            "CODEBLANKS_DATA_DIR": data,
-            "CODEBLANKS_RUN_RATE": "0",  # the crowd is one address: no per-address limit
-            "CODEBLANKS_RUN_CPU_PER_MINUTE": "0",
-            "CODEBLANKS_RUNS_AT_ONCE": "0",
-            "PYTHONPATH": str(ROOT / "src"),
-        }
-        env.pop("CODEBLANKS_DATABASE_URL", None)
-        log = open(Path(data) / "serve.log", "wb")  # noqa: SIM115 (closed below)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "codeblanks.cli.main", "serve", "--port", str(port)],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                if proc.poll() is not None:
-                    raise SystemExit(f"codeblanks serve exited:\n{_tail(data)}")
-                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
-                    break
-                time.sleep(0.2)
-            else:
-                raise SystemExit(f"codeblanks serve did not start in 60 s:\n{_tail(data)}")
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            log.close()
-            lines = _tail(data, 4 << 20).splitlines()
-            # The node logs JSON lines (or text): show its errors, not its request lines.
-            errors = [
-                line
-                for line in lines
-                if "Traceback" in line or '"level": "error"' in line or line.startswith("ERROR")
-            ]
-            if errors:  # the node's own errors count too
-                print("the node logged errors:\n" + "\n".join(e[:4000] for e in errors[-20:]))
-
-
-def _tail(data: str, size: int = 2000) -> str:
-    with contextlib.suppress(OSError):
-        return (Path(data) / "serve.log").read_text(errors="replace")[-size:]
-    return ""
+    """``codeblanks serve`` on loopback with SQLite in a temporary directory; stopped at the end
+    (benchmarks/realnode.py)."""
+    with realnode.serve() as served:
+        yield served.url
 
 
 async def _warm(base_url: str) -> None:
@@ -356,13 +246,15 @@ async def _warm(base_url: str) -> None:
         await conn.close()
 
 
-async def main_async(args: argparse.Namespace, base_url: str) -> int:
-    print(f"node {base_url}, {os.cpu_count()} cores, load {load()} at start", flush=True)
-    await _warm(base_url)
-    one = await alone(base_url)
-    print(one.report("one learner alone"), flush=True)
-    big = await crowd(base_url, learners=args.learners, seconds=args.seconds, runaway=args.runaway)
-    print(big.report("the crowd"), flush=True)
+async def one_run(args: argparse.Namespace, urls: list[str], title: str, seed: int):
+    """One learner alone, then the crowd: (crowd p95 / alone p50, held, load before, after)."""
+    one = await alone(urls[0])
+    print(one.report(f"one learner alone{title}"), flush=True)
+    big = await crowd(
+        urls, learners=args.learners, seconds=args.seconds, runaway=args.runaway,
+        runaway_kind=args.runaway_kind, seed=seed,
+    )  # fmt: skip
+    print(big.report(f"the crowd{title}"), flush=True)
     p50_alone = percentile(one.good_ms, 0.5)
     print(
         f"  crowd p50 / alone p50: {percentile(big.good_ms, 0.5) / p50_alone:.1f}x;"
@@ -370,17 +262,58 @@ async def main_async(args: argparse.Namespace, base_url: str) -> int:
         f" {'held' if big.held() else 'MISSED'}",
         flush=True,
     )
-    # The target: with runaways in the crowd, well-behaved grades stay within 8x one learner alone
-    # (short jobs first: docs/sandbox.md).
+    # The target: with runaways in the crowd, well-behaved grades stay within 8x one learner
+    # alone (short jobs first: docs/sandbox.md).
     ratio = percentile(big.good_ms, 0.95) / p50_alone
     print(f"  crowd p95 / alone p50: {ratio:.1f}x; target <= {TARGET_RATIO:.0f}x:"
           f" {'met' if ratio <= TARGET_RATIO else 'MISSED'}", flush=True)  # fmt: skip
-    ok = big.held()
+    return ratio, big.held() and ratio <= TARGET_RATIO, big.load_start, big.load_end, big
+
+
+async def main_async(args: argparse.Namespace, targets: list[tuple[str, list[str]]]) -> int:
+    """``targets``: (label, the node URLs) for this tree and, with --baseline, the other."""
+    for label, urls in targets:
+        where = " and ".join(urls) + (" (each takes half the crowd)" if len(urls) > 1 else "")
+        print(f"{label}: node(s) {where}", flush=True)
+        for url in urls:
+            await _warm(url)
+    print(f"{os.cpu_count()} cores, load {load()} at start; runaways {args.runaway:.0%} "
+          f"({args.runaway_kind})", flush=True)  # fmt: skip
+    runs: list[list[tuple]] = [[] for _ in targets]
+    for run in range(1, args.repeat + 1):
+        order = list(range(len(targets)))
+        if run % 2 == 0:
+            order.reverse()  # alternate which tree goes first
+        for k in order:
+            label, urls = targets[k]
+            title = f" ({label}" + (f", run {run} of {args.repeat})" if args.repeat > 1 else ")")
+            if any(runs):
+                await asyncio.sleep(3)  # the runaway grades of the last crowd drain
+            runs[k].append(await one_run(args, urls, title, seed=8 + run - 1))
+    ok = all(r[1] for r in runs[0])
+    if args.repeat > 1 or len(targets) > 1:
+        nodes = len(targets[0][1])
+        print(f"\n{args.repeat} run(s), crowd p95 / alone p50 ({nodes} node(s), {args.learners} "
+              f"learners, {args.runaway:.0%} runaways: {args.runaway_kind}):")  # fmt: skip
+        for k, (label, _) in enumerate(targets):
+            print(f"  {label}:")
+            for run, (ratio, held, start, end, phase) in enumerate(runs[k], 1):
+                print(f"    run {run}: {ratio:5.1f}x  p95 {phase.p95:6.1f} ms  busy {phase.busy}"
+                      f"  errors {phase.errors}  {'held' if held else 'MISSED'}"
+                      f"  (load {start} -> {end})")  # fmt: skip
+            worst = max(r[0] for r in runs[k])
+            met = sum(r[0] <= TARGET_RATIO for r in runs[k])
+            print(f"    worst {worst:.1f}x; within {TARGET_RATIO:.0f}x in {met} of {len(runs[k])} "
+                  f"runs", flush=True)  # fmt: skip
     if args.search:
+        urls = targets[0][1]
         best, size = None, args.learners
         for _ in range(args.search_steps):
             await asyncio.sleep(3)  # let the runaway grades of the last phase drain
-            phase = await crowd(base_url, learners=size, seconds=20, runaway=args.runaway)
+            phase = await crowd(
+                urls, learners=size, seconds=20, runaway=args.runaway,
+                runaway_kind=args.runaway_kind,
+            )  # fmt: skip
             print(phase.report("search"), flush=True)
             if not phase.held():
                 break
@@ -395,19 +328,85 @@ async def main_async(args: argparse.Namespace, base_url: str) -> int:
     return 0 if ok else 1
 
 
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@contextlib.contextmanager
+def two_nodes(
+    count: int, admin_url: str = PG_ADMIN, src: Path | None = None, tag: str = "here"
+) -> Iterator[list[str]]:
+    """``count`` nodes on this machine sharing one database, as ``make cluster`` places them
+    (deploy/cluster.py: the same key, Redis cache, two sandbox slots each; its HAProxy starts
+    too but the crowd goes to each node directly, half each). The database is PostgreSQL, one of
+    our own made on ``admin_url``'s server and dropped at the end. ``src``: another tree's
+    ``src/`` to run (a baseline checkout), with this virtualenv."""
+    import importlib.util
+
+    import psycopg
+    from psycopg import sql
+
+    deploy = sys.modules.get("codeblanks_cluster")
+    if deploy is None:
+        spec = importlib.util.spec_from_file_location(
+            "codeblanks_cluster", ROOT / "deploy/cluster.py"
+        )
+        deploy = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = deploy
+        spec.loader.exec_module(deploy)
+    settings = {**realnode.UNLIMITED, **({"PYTHONPATH": str(src)} if src else {})}
+    name = f"codeblanks_crowd_{os.getpid()}_{tag}"
+    admin = urllib.parse.urlsplit(admin_url)
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        cluster = deploy.Cluster(
+            count, database_url=admin._replace(path=f"/{name}").geturl(), settings=settings
+        )
+        try:
+            with cluster:
+                yield [n.url for n in cluster.nodes]
+        finally:
+            cluster.cleanup()
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--learners", type=int, default=120)
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--runaway", type=float, default=0.06, help="share of runaway programs")
+    parser.add_argument(
+        "--runaway-kind", choices=("loops", "sleep", "both"), default="both",
+        help="runaways loop on the CPU, sleep 30 s, or half each (default)",
+    )  # fmt: skip
+    parser.add_argument("--nodes", type=int, default=1, help="nodes sharing the machine (1 or 2)")
+    parser.add_argument("--database", default=PG_ADMIN, help="PostgreSQL for --nodes 2")
+    parser.add_argument("--repeat", type=int, default=1, help="runs (alone, then the crowd)")
+    parser.add_argument("--baseline", help="a commit to compare with, run alternately")
     parser.add_argument("--search", action="store_true", help="then find the largest crowd held")
     parser.add_argument("--search-steps", type=int, default=6, help="at most this many crowds")
     parser.add_argument("--url", help="a node or load balancer already serving (not started)")
     args = parser.parse_args()
     if args.url:
-        return asyncio.run(main_async(args, args.url))
-    with node() as url:
-        return asyncio.run(main_async(args, url))
+        return asyncio.run(main_async(args, [(args.url, [args.url])]))
+    with contextlib.ExitStack() as stack:
+        trees: list[tuple[str, Path | None]] = [("this tree", None)]
+        if args.baseline:
+            src = stack.enter_context(realnode.checkout(args.baseline))
+            trees.append((f"baseline {args.baseline[:10]}", src))
+            print(f"baseline {args.baseline[:10]}: {realnode.describe(args.baseline)}")
+        targets = []
+        for i, (label, src) in enumerate(trees):
+            if args.nodes > 1:
+                urls = stack.enter_context(two_nodes(args.nodes, args.database, src, f"t{i}"))
+            else:
+                urls = [stack.enter_context(realnode.serve(src, label=label)).url]
+            targets.append((label, urls))
+        return asyncio.run(main_async(args, targets))
 
 
 if __name__ == "__main__":

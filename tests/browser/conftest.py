@@ -95,7 +95,10 @@ def set_code(page, code: str) -> None:
 
 
 def editor_text(page) -> str:
-    return page.evaluate("() => document.querySelector('textarea[name=code]').cbEditor.getValue()")
+    """The editor's text, once the editor is there (its script runs after the page loads)."""
+    editor = "document.querySelector('textarea[name=code]')?.cbEditor"
+    page.wait_for_function(f"() => !!{editor}")
+    return page.evaluate(f"() => {editor}.getValue()")
 
 
 DESKTOP = {"width": 1366, "height": 900}

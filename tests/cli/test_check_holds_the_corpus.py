@@ -18,12 +18,17 @@ CAUGHT = ("zeros-like-weights.py", "empty-like-moveaxis.py")
 
 
 def _copy(tmp_path: Path) -> Path:
-    """The course with this one lesson (and its translation)."""
+    """The course with this one lesson (and its translation): its path is that lesson, which
+    builds on nothing here."""
     course = tmp_path / "attention-from-scratch"
     course.mkdir()
-    shutil.copy(COURSE / "course.toml", course)
+    text = (COURSE / "course.toml").read_text(encoding="utf-8")
+    text = re.sub(r"^order = \[.*?\]\n", 'order = ["stable-softmax"]\n', text, flags=re.M | re.S)
+    (course / "course.toml").write_text(text, encoding="utf-8")
     shutil.copytree(COURSE / "tr", course / "tr")
     shutil.copytree(COURSE / LESSON, course / LESSON)
+    toml = course / LESSON / "lesson.toml"
+    toml.write_text(re.sub(r"^uses = .*\n", "", toml.read_text("utf-8"), flags=re.M), "utf-8")
     return course
 
 

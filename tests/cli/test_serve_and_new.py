@@ -7,6 +7,8 @@ import sys
 import types
 from pathlib import Path
 
+import pytest
+
 from codeblanks.cli.main import main
 from codeblanks.content import load_courses
 
@@ -69,6 +71,24 @@ def test_new_lesson_scaffold_passes_check(tmp_path, capsys):
     )
     assert len(lesson.uuid) == 36
     assert main(["check", str(course)]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "order",
+    ['order = ["sum-two"]\n', 'order = [\n  "sum-two",\n]\n', 'order = [\n  "sum-two"\n]\n'],
+    ids=["one-line", "a-line-each", "no-trailing-comma"],
+)
+def test_a_new_lesson_joins_the_end_of_a_stated_path(tmp_path, capsys, order):
+    course = _course(tmp_path)
+    toml = course / "course.toml"
+    toml.write_text(toml.read_text() + order)
+    shutil.copytree(FIXTURES / "valid" / "01-sum", course / "01-sum")
+    args = ["new", "lesson", str(course / "00-next"), "--id", "next-steps"]
+    assert main([*args, "--title", "Next", "--level", "Beginner"]) == 0
+    assert "at the end of `order`" in capsys.readouterr().out
+    (loaded,), problems = load_courses([course])
+    assert [p.code for p in problems if not p.warning] == []
+    assert [x.id for x in loaded.lessons] == ["sum-two", "next-steps"]  # the path, not folders
 
 
 def test_new_function_lesson_has_tests_and_no_expected_output_and_passes_check(tmp_path, capsys):

@@ -1,12 +1,13 @@
 """Security review S7: eight grades of a 64 KiB program at once must not stall the web process's
 other requests. Parsing holds the GIL, so a thread was not enough: the program is read in a
-worker process (``grading/reading.py``).
+worker process (``grading/reading.py``), and a long program is judged there too (``ajudge`` in
+``grading/grade.py``: a failed one is tokenised for its blank and parsed to explain its error).
 
 Proven without a wall-clock bound: through the ASGI app, with the real grader and sandbox, a
 burst of grades runs while a ticker on the loop records how late each of its ticks is. Compared
 with figures measured in the same test, on the same machine: the CPU this process spends during
-the burst is well under what reading the programs here would cost (the reading is elsewhere),
-so the loop is left free. (How late the loop was, and /healthz under the burst, are wall
+the burst is well under what reading (or judging) the programs here would cost (that is done
+elsewhere), so the loop is left free. (How late the loop was, and /healthz under the burst, are wall
 times: benchmarks/healthz_under_parse.py.)"""
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from django.test import override_settings
 from django.urls import reverse
 
 from codeblanks.content import catalog
+from codeblanks.grading.grade import agrade_runs, judge
 from codeblanks.grading.reading import read
+from codeblanks.sandbox import get_sandbox
 from codeblanks.web import selectors
 from codeblanks.web.door import asgi
 
@@ -61,6 +64,17 @@ def _reading_cost_s(lesson, code: str) -> float:
     for _ in range(3):
         start = time.thread_time()
         read(lesson, code)
+        costs.append(time.thread_time() - start)
+    return min(costs)
+
+
+def _judging_cost_s(lesson, code: str) -> float:
+    """The CPU judging ``code``'s runs takes here, the least of three."""
+    runs, ref, missing = asyncio.run(agrade_runs(lesson, code, get_sandbox()))
+    costs = []
+    for _ in range(3):
+        start = time.thread_time()
+        judge(lesson, code, runs, ref.trusted(), missing)
         costs.append(time.thread_time() - start)
     return min(costs)
 
@@ -112,5 +126,25 @@ def test_a_burst_of_long_programs_leaves_the_loop_free():
     # The readings' CPU is spent in the pool's processes, not under this process's GIL, so
     # the loop is free to turn. (How late its ticks were is wall time, which a busy machine
     # stretches whatever the code does: benchmarks/healthz_under_parse.py prints it.)
+    assert lags, "the loop never turned during the burst"
+    assert cpu < BURST * cost / 2, (cpu, cost, wall)
+
+
+def test_a_burst_of_long_failing_programs_leaves_the_loop_free():
+    """A blank left on the last line of 64 KiB: the judge tokenises the whole program to find
+    it, and that is done in the worker, not under this process's GIL."""
+    lesson = catalog().in_language("en").lesson(LESSON)
+    assert lesson is not None
+    tail = "print(____)\n"
+    code = long_program(lesson.exercise.solution, 64 * 1024 - len(tail)) + tail
+    url = reverse("api-grade", args=[LESSON])
+    body = json.dumps({"code": code}).encode()
+    limits = _config(run_rate=0, run_cpu_per_minute=0, max_code_bytes=64 * 1024)
+    with override_settings(CODEBLANKS=limits):
+        cost = _judging_cost_s(lesson, code)
+        answers, wall, cpu, lags = asyncio.run(_burst(url, body))
+    for answer in answers:
+        assert answer.status == 200 and answer.json()["verdict"] == "error", answer.body
+        assert "____" in answer.json()["feedback"][0], answer.json()["feedback"]
     assert lags, "the loop never turned during the burst"
     assert cpu < BURST * cost / 2, (cpu, cost, wall)

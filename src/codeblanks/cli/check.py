@@ -2,14 +2,17 @@
 each loaded lesson, in every language it is translated into, in the sandbox
 (``codeblanks.grading.prove``: its corpus of real programs too) and print its problems too.
 Warnings (a scaffold's leftover TODO, a blank that accepts its value typed in, what gives an
-answer away: ``content.giveaways``) are printed but do not fail the check."""
+answer away: ``content.giveaways``) are printed but do not fail the check. On a terminal it shows
+its progress, lesson by lesson (``check_progress.py``); piped or in CI only the problems and the
+summary."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from codeblanks.cli.console import UsageError, error, plural, problem_line
+from codeblanks.cli.check_progress import progress_for
+from codeblanks.cli.console import UsageError, error, plural
 from codeblanks.content import load_courses
 from codeblanks.content.giveaways import giveaways
 from codeblanks.content.todos import leftover_todos
@@ -38,29 +41,29 @@ def run(args: argparse.Namespace) -> int:
     for path in args.paths:
         if not Path(path).exists():
             raise UsageError(f"{path}: no such file or folder")
+    progress = progress_for()
     courses, problems = load_courses(args.paths or None)
     for course in courses:
         problems += leftover_todos(course.path) + giveaways(course)
-    for problem in problems:
-        print(problem_line(problem), flush=True)
+    progress.problems(problems)
     lessons = [lesson for course in courses for lesson in course.lessons]
     # every language of a lesson is a program of its own, proved as the original is
     versions = [v for lesson in lessons for v in (lesson, *lesson.translations.values())]
     if not args.no_run:
-        for lesson in versions:
+        for number, lesson in enumerate(versions, 1):
             try:
-                found = prove(lesson)
+                with progress.proving(lesson, number, len(versions)):
+                    found = prove(lesson)
+                    progress.problems(found)
             except SandboxUnavailable as reason:
                 return error(f"the sandbox cannot run here: {reason}", 3)
-            for problem in found:
-                print(problem_line(problem), flush=True)
             problems.extend(found)
     warnings = [p for p in problems if p.warning]
     errors = len(problems) - len(warnings)
     also = f", {plural(len(warnings), 'warning')}" if warnings else ""
     translated = len(versions) - len(lessons)
     languages = f" (and {plural(translated, 'translation')})" if translated else ""
-    print(
+    progress.summary(
         f"{plural(len(lessons), 'lesson')}{languages} in {plural(len(courses), 'course')}: "
         f"{plural(errors, 'problem')}{also}"
     )

@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         learn,
         lessons,
         manage,
+        mistakes,
         new,
         report,
         run,
@@ -49,7 +50,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    every = (lessons, check, run, grade, learn, serve, manage, new, translate, report, corpus)
+    every = (
+        lessons,
+        check,
+        run,
+        grade,
+        learn,
+        serve,
+        manage,
+        new,
+        translate,
+        report,
+        corpus,
+        mistakes,
+    )
     for command in every:
         command.add_parser(commands)
     return parser

@@ -10,6 +10,7 @@ warns about every TODO left (``content.W001``).
 from __future__ import annotations
 
 import argparse
+import re
 import tomllib
 import uuid
 from pathlib import Path
@@ -246,7 +247,29 @@ def run(args: argparse.Namespace) -> int:
         _write_lesson(folder, args.id, args.title, args.level)
     course = shown(folder.parent)
     print(f"created {shown(folder)}: fill in the TODOs, then run `codeblanks check {course}`")
+    if _add_to_order(folder.parent / "course.toml", args.id):
+        print(f"added {args.id} at the end of `order` in course.toml: move it to its place")
     return 0
+
+
+_ORDER = re.compile(r"^order\s*=\s*\[(.*?)\]", re.M | re.S)
+
+
+def _add_to_order(course_toml: Path, lesson_id: str) -> bool:
+    """Put a new lesson at the end of the course's path, when the course states one (a lesson
+    missing from ``order`` is content.E026)."""
+    text = course_toml.read_text("utf-8")
+    found = _ORDER.search(text)
+    if found is None:
+        return False
+    items = found.group(1)
+    body = items.rstrip()
+    if "\n" in items:  # one item a line or several: a new line before the bracket
+        added = body + ("" if body.endswith(",") else ",") + f"\n  {_toml_string(lesson_id)},\n"
+    else:
+        added = body + (", " if body and not body.endswith(",") else "") + _toml_string(lesson_id)
+    course_toml.write_text(text[: found.start(1)] + added + text[found.end(1) :], "utf-8")
+    return True
 
 
 def _write_lesson(folder: Path, lesson_id: str, title: str, level: str) -> None:

@@ -42,6 +42,18 @@ CODES: dict[str, tuple[str, str]] = {
     ),
     "content.E022": ("two courses have the same id", "give each course its own id"),
     "content.E023": ("a course has no lessons", "add a lesson folder with a lesson.toml"),
+    "content.E025": (
+        "a course's `order` is not a list of its lessons' ids, each once",
+        "list every lesson id of the course once, in the order learners take them",
+    ),
+    "content.E026": (
+        "a lesson is not in its course's `order`",
+        "add its id to `order` in course.toml where learners should meet it",
+    ),
+    "content.E027": (
+        "a course's `ideas` are not a table of idea names and their words",
+        'write [ideas] with one line per idea, e.g. softmax = "a stable softmax"',
+    ),
     "content.E024": (
         "no course found at a path",
         "point at a course folder (with course.toml) or a folder of course folders",
@@ -67,6 +79,18 @@ CODES: dict[str, tuple[str, str]] = {
     "content.E035": (
         "the exercise file name is not a plain `name.py`",
         'use a plain Python file name, e.g. file = "model.py"',
+    ),
+    "content.E036": (
+        "a lesson's level is below the level of the lesson before it on the course's path",
+        "raise its level, or move it in `order` to where its level fits: levels never go down",
+    ),
+    "content.E037": (
+        "a lesson teaches or uses an idea its course does not list",
+        "add the idea to [ideas] in course.toml (and its tr/course.toml), or correct its name",
+    ),
+    "content.E038": (
+        "a lesson uses an idea that no earlier lesson on the path teaches",
+        "move the lesson after one that teaches the idea, or teach the idea in this lesson",
     ),
     # grading settings
     "content.E040": (
@@ -174,6 +198,15 @@ CODES: dict[str, tuple[str, str]] = {
         "a ```heatmap block of an explanation is not a 2-D list of numbers",
         "write an optional `title: ...` line, then rows of equal length, e.g. [[1, 0], [0, 1]]; "
         'infinities and NaN as "inf", "-inf", "nan"',
+    ),
+    # characters a renderer cannot show
+    "content.E113": (
+        "a text holds a control character (often an escape gone wrong: `\\t` of `\\text`)",
+        "write the characters you meant; in TOML or Python strings double the backslash",
+    ),
+    "content.E114": (
+        "a backslash sequence no renderer knows, in maths or prose",
+        "correct the TeX command, or add it to TEX_COMMANDS in content/prose.py if it is meant",
     ),
     # translations (a lesson's tr/ folder, a course's languages)
     "content.E100": (

@@ -1,7 +1,8 @@
 """One course folder → a ``Course`` with its lessons, or None with every problem found in it.
 
-A course folder holds course.toml and one folder per lesson, ordered by folder name. Every
-sub-folder is a lesson except hidden ones and those starting with ``_`` (drafts, caches).
+A course folder holds course.toml and one folder per lesson. The lessons follow course.toml's
+``order`` (content/path.py), or folder names without one. Every sub-folder is a lesson except
+hidden ones and those starting with ``_`` (drafts, caches).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from codeblanks.content.fields import SLUG, Table
 from codeblanks.content.files import is_skipped, read_toml
 from codeblanks.content.lesson import read_lesson
 from codeblanks.content.model import DEFAULT_LEVELS, Course, Lesson, level_slug
+from codeblanks.content.path import folder_ids, on_path, read_ideas, read_order, unknown_in_order
 from codeblanks.content.problems import Problem
 from codeblanks.content.tomlpos import Locator
 from codeblanks.content.translation import read_translation
 
-COURSE_KEYS = {"id", "title", "summary", "levels", "languages"}
+COURSE_KEYS = {"id", "title", "summary", "levels", "languages", "order", "ideas"}
 LANGUAGE = re.compile(r"^[a-z]{2}$")  # ISO 639-1: en, tr, de …
 
 
@@ -49,6 +51,10 @@ def read_course(folder: Path, problems: list[Problem]) -> Course | None:
     course_id, title, summary = folder.name, "", ""
     levels: tuple[str, ...] = ()
     languages: tuple[str, ...] = ("en",)
+    order: tuple[str, ...] | None = None
+    ideas: dict[str, str] = {}
+    order_line: int | None = None
+    folders = lesson_folders(folder)
     parsed = read_toml(folder, "course.toml", problems)
     if parsed is not None:
         data, text = parsed
@@ -59,12 +65,14 @@ def read_course(folder: Path, problems: list[Problem]) -> Course | None:
         summary = root.text("summary")
         levels = _levels(root)
         languages = _languages(root)
+        order, ideas, order_line = read_order(root), read_ideas(root), root.line("order")
+        if order:
+            unknown_in_order(root, order, folder_ids(folders))
     course_ok = len(problems) == before
     if not course_ok:
         languages = ("en",)
 
     lessons: list[Lesson] = []
-    folders = lesson_folders(folder)
     for lesson_folder in folders:
         lesson = read_lesson(lesson_folder, course_id=course_id, levels=levels, problems=problems)
         if lesson is not None:
@@ -78,6 +86,15 @@ def read_course(folder: Path, problems: list[Problem]) -> Course | None:
         return None
     if not course_ok:
         return None
+    lessons = on_path(
+        lessons,
+        order=order,
+        order_at=(folder / "course.toml", order_line),
+        levels=levels,
+        ideas=ideas,
+        problems=problems,
+    )
+    texts, idea_texts = _course_texts(folder, languages, levels, ideas, problems)
     return Course(
         id=course_id,
         title=title,
@@ -86,7 +103,9 @@ def read_course(folder: Path, problems: list[Problem]) -> Course | None:
         levels=levels,
         lessons=tuple(lessons),
         languages=languages,
-        texts=_course_texts(folder, languages, levels, problems),
+        texts=texts,
+        ideas=ideas,
+        idea_texts=idea_texts,
     )
 
 
@@ -135,10 +154,16 @@ def _translated(lesson: Lesson, languages: tuple[str, ...], problems: list[Probl
 
 
 def _course_texts(
-    folder: Path, languages: tuple[str, ...], levels: tuple[str, ...], problems: list[Problem]
-) -> dict[str, tuple[str, str, tuple[str, ...]]]:
-    """The course's title, summary and level names in each other language (``tr/course.toml``)."""
+    folder: Path,
+    languages: tuple[str, ...],
+    levels: tuple[str, ...],
+    ideas: dict[str, str],
+    problems: list[Problem],
+) -> tuple[dict[str, tuple[str, str, tuple[str, ...]]], dict[str, dict[str, str]]]:
+    """The course's title, summary, level names and ideas' words in each other language
+    (``tr/course.toml``)."""
     texts = {}
+    idea_texts: dict[str, dict[str, str]] = {}
     for language in languages[1:]:
         if not (folder / language / "course.toml").is_file():
             problems.append(
@@ -158,8 +183,13 @@ def _course_texts(
         path = folder / language / "course.toml"
         root = Table(data, path=path, locator=Locator(text), problems=problems)
         before = len(problems)
-        root.unknown({"title", "summary", "levels"})
+        root.unknown({"title", "summary", "levels", "ideas"})
         title, summary = root.text("title"), root.text("summary")
+        words = read_ideas(root)
+        if sorted(words) != sorted(ideas):
+            missing = sorted(set(ideas) - set(words)) or sorted(set(words) - set(ideas))
+            code = "content.E100" if set(ideas) - set(words) else "content.E101"
+            root.report(code, "ideas", f"[ideas] differ from the original's: {', '.join(missing)}")
         names = root.texts("levels", required=True)
         if names and len(names) != len(levels):
             root.report(
@@ -169,7 +199,8 @@ def _course_texts(
             )
         if len(problems) == before:
             texts[language] = (title, summary, names)
-    return texts
+            idea_texts[language] = words
+    return texts, idea_texts
 
 
 def _levels(root: Table) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from codeblanks.content.codes import problem
 from codeblanks.content.problems import Problem
+from codeblanks.content.prose import CONTROL
 from codeblanks.content.tomlpos import Locator
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -101,7 +102,17 @@ class Table:
         if nonempty and not value.strip():
             self.report("content.E013", key, f"{self.label} `{key}` is empty", f"write `{key}`")
             return default
+        self._controls(key, (value,))
         return value
+
+    def _controls(self, key: str, values: tuple[str, ...]) -> None:
+        """content.E113 when a text holds a control character (a TOML ``"\\text"`` is a TAB)."""
+        for value in values:
+            found = CONTROL.search(value)
+            if found is not None:
+                code = f"U+{ord(found.group()):04X}"
+                self.report("content.E113", key, f"{self.label} `{key}` holds {code}")
+                return
 
     def slug(self, key: str, code: str) -> str:
         value = self.text(key)
@@ -122,6 +133,7 @@ class Table:
         if nonempty_items and any(not item.strip() for item in value):
             self.report("content.E013", key, f"{self.label} `{key}` has an empty item")
             return tuple(item for item in value if item.strip())
+        self._controls(key, tuple(value))
         return tuple(value)
 
     def hints(self, key: str = "hints") -> tuple[str, ...]:

@@ -30,11 +30,12 @@ from codeblanks.content.model import (
     Variant,
 )
 from codeblanks.content.problems import Problem
+from codeblanks.content.prose import markdown_problems
 from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
 from codeblanks.content.questions import read_questions
 from codeblanks.content.tomlpos import Locator
 
-LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "exercise", "grading"}
+LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "teaches", "uses", "exercise", "grading"}
 EXERCISE_KEYS = {"file", "hints"}
 OUTPUT_MODES = ("exact", "numbers")
 GRADING_KEYS = {
@@ -70,9 +71,7 @@ def read_lesson(
     """The lesson in ``folder``, or None when it has any problem (all of them are added)."""
     before = len(problems)
     parsed = read_toml(folder, "lesson.toml", problems)
-    explanation = read_text(folder, "explanation.md", problems)
-    problems += heatmap_problems(explanation, folder / "explanation.md")
-    task = read_text(folder, "task.md", problems)
+    explanation, task = _read_prose(folder, problems)
     starter = read_text(folder, "starter.py", problems)
     solution = read_text(folder, "solution.py", problems)
     tests_text = read_text(folder, "tests.py", problems, required=False)
@@ -98,6 +97,7 @@ def read_lesson(
     title = root.text("title")
     summary = root.text("summary")
     level = _read_level(root, levels)
+    teaches, uses = root.texts("teaches"), root.texts("uses")
 
     exercise = root.table("exercise")
     exercise.unknown(EXERCISE_KEYS)
@@ -142,7 +142,19 @@ def read_lesson(
         questions=questions,
         version=folder_version(folder),
         corpus=read_corpus(folder),
+        teaches=teaches,
+        uses=uses,
     )
+
+
+def _read_prose(folder: Path, problems: list[Problem]) -> tuple[str | None, str | None]:
+    """explanation.md and task.md, with the problems of their pictures and characters."""
+    explanation = read_text(folder, "explanation.md", problems)
+    problems += heatmap_problems(explanation, folder / "explanation.md")
+    task = read_text(folder, "task.md", problems)
+    problems += markdown_problems(explanation, folder / "explanation.md")
+    problems += markdown_problems(task, folder / "task.md")
+    return explanation, task
 
 
 def _read_questions_toml(folder: Path, problems: list[Problem]) -> tuple[Question, ...] | None:

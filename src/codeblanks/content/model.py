@@ -200,6 +200,9 @@ class Lesson:
     language: str = "en"  # the language of its texts (and of its code, if translated)
     level_label: str = ""  # what its level is called in its language ("": ``level`` itself)
     corpus: tuple[CorpusProgram, ...] = ()  # real programs and their verdicts (every language)
+    # the ideas (keys of its course's ``ideas``) it teaches, and those it builds on
+    teaches: tuple[str, ...] = ()
+    uses: tuple[str, ...] = ()
     # language -> the whole lesson in it (its tr/ folder merged over the original)
     translations: dict[str, Lesson] = field(default_factory=dict, compare=False, repr=False)
 
@@ -230,6 +233,9 @@ class Course:
     # language -> (title, summary, level names in the order of ``levels``), from tr/course.toml
     texts: dict[str, tuple[str, str, tuple[str, ...]]] = field(default_factory=dict, compare=False)
     level_names: tuple[str, ...] = ()  # how its language calls ``levels`` (empty: as they are)
+    # idea name -> its words, in the course's language; and the same in each other language
+    ideas: dict[str, str] = field(default_factory=dict, compare=False)
+    idea_texts: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
 
     def in_language(self, language: str | None) -> Course:
         """The course as a learner of ``language`` sees it: its texts and lessons in that
@@ -242,12 +248,25 @@ class Course:
             lessons = tuple(
                 replace(x, level_label=self.level_name(x.level, names)) for x in lessons
             )
-        return replace(self, title=title, summary=summary, lessons=lessons, level_names=names)
+        ideas = {**self.ideas, **self.idea_texts.get(language, {})}
+        return replace(
+            self, title=title, summary=summary, lessons=lessons, level_names=names, ideas=ideas
+        )
 
     def level_name(self, level: str, names: tuple[str, ...] | None = None) -> str:
         """What ``level`` (one of ``levels``) is called in this course's language."""
         names = self.level_names if names is None else names
         return names[self.levels.index(level)] if names and level in self.levels else level
+
+    def builds_on(self, lesson: Lesson) -> tuple[tuple[str, Lesson], ...]:
+        """What ``lesson`` builds on: each idea it uses, in words, with the earlier lesson on
+        the path that teaches it (the first that does)."""
+        found = []
+        for idea in lesson.uses:
+            teacher = next((x for x in self.lessons if idea in x.teaches), None)
+            if teacher is not None and teacher.id != lesson.id:
+                found.append((self.ideas.get(idea, idea), teacher))
+        return tuple(found)
 
     def lessons_at(self, level: str) -> tuple[Lesson, ...]:
         return tuple(lesson for lesson in self.lessons if lesson.level == level)

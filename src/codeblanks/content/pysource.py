@@ -150,8 +150,11 @@ def tokens(source: str) -> list[tuple[str, object]] | None:
 
 def blank_lines(source: str, blank: str) -> list[int]:
     """The lines on which ``blank`` (the starter's ``____``) is still a name, in order; a blank
-    inside a string or a comment does not count."""
+    inside a string or a comment does not count. (Without the blank's text anywhere there is
+    nothing to tokenise: a 64 KiB program takes 0.2 s of Python to.)"""
     lines: list[int] = []
+    if not blank or blank not in source:
+        return lines
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
             if token.type == tokenize.NAME and token.string == blank:

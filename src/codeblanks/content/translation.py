@@ -32,6 +32,7 @@ from codeblanks.content.model import (
     Question,
 )
 from codeblanks.content.problems import Problem
+from codeblanks.content.prose import markdown_problems
 from codeblanks.content.pysource import assigned_inputs, parse, top_level_names
 from codeblanks.content.questions import read_questions
 from codeblanks.content.tomlpos import Locator
@@ -55,6 +56,8 @@ def read_translation(original: Lesson, language: str, problems: list[Problem]) -
     explanation = read_text(folder, "explanation.md", problems)
     problems += heatmap_problems(explanation, folder / "explanation.md")
     task = read_text(folder, "task.md", problems)
+    problems += markdown_problems(explanation, folder / "explanation.md")
+    problems += markdown_problems(task, folder / "task.md")
     questions = _read_questions(original, folder, problems)
     starter, solution = _read_code(original, folder, problems)
     if parsed is None:

@@ -16,14 +16,16 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from codeblanks import i18n
 from codeblanks.content.model import BLANK, Lesson, Mistake
 from codeblanks.content.pysource import blank_lines
 from codeblanks.grading.arrays import ArrayPair, array_pairs
 from codeblanks.grading.cases import VISIBLE, Case, describe
+from codeblanks.grading.clues import reversed_line, uncalled_method
 from codeblanks.grading.compare import OutputMatch, compare_output, line_diff, normalise
-from codeblanks.grading.functests import judge_tests
+from codeblanks.grading.functests import judge_tests, outcomes
 from codeblanks.grading.mistakes import matching_mistake
-from codeblanks.grading.reading import aread
+from codeblanks.grading.reading import READ_S, aread
 from codeblanks.grading.reference import (
     PLATFORM_FAILURES,
     Reference,
@@ -47,6 +49,7 @@ from codeblanks.sandbox.result import (
     TIMEOUT,
     Runner,
 )
+from codeblanks.sandbox.workers import offload
 
 log = logging.getLogger("codeblanks.grading")
 CORRECT = Verdict.CORRECT
@@ -152,9 +155,7 @@ async def agrade(
             duration_ms=vis.duration_ms,
             cases=tuple(runs),
         )
-    # Off the event loop: the feedback's cost (diffs, tracebacks, value comparison) depends on
-    # the learner's output, and pages and /healthz must answer meanwhile.
-    return await asyncio.to_thread(judge, lesson, code, runs, ref.trusted(), missing, facts)
+    return await ajudge(lesson, code, runs, ref.trusted(), missing, facts)
 
 
 async def agrade_runs(
@@ -221,7 +222,8 @@ async def _runs(
         # that failed, so the error can show both shapes. Capturing them on every run would
         # slow every grade.
         line = error_line(runs[failed[0].name].stderr, lesson.exercise.filename)
-        extra = await asyncio.to_thread(matmul_operands, code, line)
+        # Parses the program: in a worker process, as its reading (rare: no size threshold).
+        extra = await offload(matmul_operands, code, line, timeout=READ_S)
     if failed and extra:
         again = await run_cases(
             sandbox, lesson, failed, values + extra, gate=gate, patient=patient, client=client
@@ -244,6 +246,59 @@ def _matmul_error(run: RunResult) -> bool:
 
 def _failure_message(run: RunResult, lesson: Lesson) -> str:
     return run_failure(run, limits_for(lesson))
+
+
+# A program whose text and output together are longer than this is judged in a worker process
+# (``sandbox/workers.py``), as it was read: judging it can tokenise and parse it (a blank left,
+# an error to explain) and diff its output, pure Python that holds the GIL for as long as the
+# program is big, and a burst of such grades in threads stalled every other request (security
+# review S7). A shorter one is judged in a thread of this process, sooner than a hop allows.
+JUDGE_HERE_CHARS = 16 * 1024
+JUDGE_S = 30.0  # the most a grade waits for its judging in the worker, as for its reading
+
+
+async def ajudge(
+    lesson: Lesson,
+    code: str,
+    runs: dict[str, RunResult],
+    ref: Reference,
+    missing: str | None,
+    facts: Facts | None = None,
+) -> Grade:
+    """``judge``, off the event loop: pages and /healthz must answer meanwhile. A judging the
+    worker could not do (it died, or took past ``JUDGE_S``) is the platform's failure, said so."""
+    size = len(code) + sum(len(run.stdout) + len(run.stderr) for run in runs.values())
+    if size <= JUDGE_HERE_CHARS:
+        return await asyncio.to_thread(judge, lesson, code, runs, ref, missing, facts)
+    args = (i18n.current(), lesson, code, runs, ref, missing, facts)
+    judged = await offload(judge_in, *args, timeout=JUDGE_S)
+    if judged is not None:
+        return judged
+    vis = runs.get(VISIBLE) or RunResult(SANDBOX_ERROR)
+    failure = _failure_message(RunResult(SANDBOX_ERROR), lesson)
+    return Grade(
+        SANDBOX_ERROR,
+        vis.stdout,
+        vis.stderr,
+        lesson.exercise.expected_output,
+        (failure,),
+        duration_ms=vis.duration_ms,
+        cases=tuple(runs),
+    )
+
+
+def judge_in(
+    language: str,
+    lesson: Lesson,
+    code: str,
+    runs: dict[str, RunResult],
+    ref: Reference,
+    missing: str | None,
+    facts: Facts | None,
+) -> Grade:
+    """``judge`` in a worker process, in the request's language (its feedback's words)."""
+    with i18n.language(language):
+        return judge(lesson, code, runs, ref, missing, facts)
 
 
 @dataclass(frozen=True)
@@ -311,11 +366,15 @@ def judge_case(j: _Judging, name: str, run: RunResult, solution: RunResult | Non
             # mislead: say only what differs, and that the printout hides it.
             problems.insert(0, printed_right())
         if visible:
-            problems += judge_tests(j.lesson, run, solution)
+            tests = judge_tests(j.lesson, run, solution)
+            if tests and (blank := _unfilled(j.code, run)) is not None:
+                return graded(j, INCORRECT, name, [fill_in(blank)], line=blank)
+            problems += tests
     intro = [] if visible else [case_intro(j.lesson, name)]
     if not match.equal:
         diff = line_diff(run.stdout, expected)
-        return with_mistake(j, INCORRECT, name, [*intro, match.reason, *problems], diff)
+        clues = [c for c in (uncalled_method(run.stdout), reversed_line(run.stdout, expected)) if c]
+        return with_mistake(j, INCORRECT, name, [*intro, match.reason, *clues, *problems], diff)
     if problems:
         return with_mistake(j, INCORRECT, name, [*intro, *problems])
     return None
@@ -350,6 +409,25 @@ def graded(
     )
 
 
+def fill_in(line: int) -> str:
+    """The one sentence for a blank of the starter left unfilled (output and function
+    exercises alike): the blank is the news, not the NameError it causes."""
+    return _("Fill in the blank (`{blank}`) on line {line}: replace it with your code.").format(
+        blank=BLANK, line=line
+    )
+
+
+def _unfilled(code: str, run: RunResult) -> int | None:
+    """The line of a blank the lesson's tests stopped on (its NameError), or None. The tests
+    call the function after the program ran, so the blank inside it fails every test."""
+    blanks = blank_lines(code, BLANK)
+    found = outcomes(run) if blanks else None
+    for outcome in found or ():
+        if outcome.status == "error" and f"'{BLANK}'" in outcome.message:
+            return outcome.line if outcome.line in blanks else blanks[0]
+    return None
+
+
 def case_intro(lesson: Lesson, name: str) -> str:
     """The first words about a failing hidden case: which one, and its data when it is known."""
     v = next((v for v in lesson.exercise.grading.variants if v.name == name), None)
@@ -379,18 +457,15 @@ def failed_run(j: _Judging, name: str, run: RunResult) -> Grade:
     blanks = blank_lines(j.code, BLANK)
     if blanks and run.verdict == ERROR:
         # The starter's blank is still there: that, not the NameError it causes, is the news.
-        feedback.append(
-            _("Fill in the blank (`{blank}`) on line {line}: replace it with your code.").format(
-                blank=BLANK, line=blanks[0]
-            )
-        )
+        feedback.append(fill_in(blanks[0]))
         shown = friendly(run.stderr, j.code, ex.filename, run.values).text
         return graded(j, run.verdict, name, feedback, line=blanks[0], stderr=shown)
     feedback.append(_failure_message(run, j.lesson))
     line: int | None = None
     stderr: str | None = None
     if run.stderr:
-        err = friendly(run.stderr, j.code, ex.filename, run.values)
+        given = None if name == VISIBLE else ex.grading.inputs
+        err = friendly(run.stderr, j.code, ex.filename, run.values, given)
         feedback += list(err.explanation)
         line = err.line
         if name == VISIBLE:
@@ -416,7 +491,7 @@ def with_mistake(
     # Compared on the cases the learner's program was run on (only the visible one when it
     # failed there) where the solution itself runs.
     valid = {n for n, r in ref.solution.items() if r.ok and n in runs}
-    mistake = matching_mistake(j.lesson, runs, ref.mistakes, valid)
+    mistake = matching_mistake(j.lesson, runs, ref.mistakes, valid, ref.solution)
     if mistake is not None:
         feedback = [mistake.nudge or mistake.message, *feedback]
     elif (
@@ -447,8 +522,8 @@ def _constant_output(
     """A message when the learner's output (or one of its lines) stays the same on every case
     while the solution's changes with the data: printed, not computed. A line counts only when
     it is a line of the visible expected output (so a label of the learner's own, such as
-    ``scores:``, is not taken for a hard-coded answer). One whole sentence in the current
-    language, naming the lesson's ``inputs``."""
+    ``scores:``, is not taken for a hard-coded answer) that the solution does not print in
+    every case. One whole sentence in the current language, naming the lesson's ``inputs``."""
     listed = ", ".join(f"`{n}`" for n in inputs)
     if len(runs) < 2 or not all(r.ok for r in runs.values()):
         return None
@@ -461,8 +536,13 @@ def _constant_output(
             "the given inputs ({inputs}), not known in advance."
         ).format(inputs=listed)
     shown = set(theirs[names.index(VISIBLE)]) if VISIBLE in names else set()
+    # A line the solution itself prints in every case (`True` for a check that always holds)
+    # is the same in every right program: no clue, wherever it falls.
+    always = set.intersection(*(set(t) for t in theirs)) if theirs else set()
     for i, line in enumerate(mine[0]):
-        if not line.strip() or line not in shown or any(len(m) <= i or m[i] != line for m in mine):
+        if not line.strip() or line not in shown or line in always:
+            continue
+        if any(len(m) <= i or m[i] != line for m in mine):
             continue
         column = {t[i] if len(t) > i else None for t in theirs}
         if len(column) > 1:

@@ -2,13 +2,22 @@
 -- the same outcome on every case: same output, same compared values, the same outcome of every
 test, or the same error raised by the same operation -- gets the message the author wrote for that
 mistake. Failing the same tests, or stopping with the same kind of error, is not enough: different
-bugs do that, and a nudge written for one of them would be untrue for the others."""
+bugs do that, and a nudge written for one of them would be untrue for the others.
+
+Matched by behaviour, not by text: a program written another way that does the same is the same
+mistake. Failing that, a program that does exactly what the mistake does on the visible case
+(what the learner sees, and the nudge speaks of) and fails like it on every hidden case (the same
+values wrong, the same tests, the same kind of error) is that mistake too. The mistakes' runs
+are computed once per lesson version (``reference.py``), so matching costs no run."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from codeblanks.content.model import Lesson, Mistake
+from codeblanks.grading.cases import VISIBLE
 from codeblanks.grading.compare import compare_output
-from codeblanks.grading.functests import same_tests
+from codeblanks.grading.functests import differing_tests, same_tests
 from codeblanks.grading.tracebacks import Frame, parse
 from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.sandbox import RunResult
@@ -74,9 +83,78 @@ def matching_mistake(
     learner: dict[str, RunResult],
     mistakes: tuple[tuple[Mistake, dict[str, RunResult]], ...],
     cases: set[str] | None = None,
+    solution: dict[str, RunResult] | None = None,
 ) -> Mistake | None:
-    """The first anticipated mistake the learner's runs behave like, if any."""
+    """The first anticipated mistake the learner's runs behave like, if any; failing that (with
+    the ``solution``'s runs), the first it fails like (``fails_like``)."""
     for mistake, runs in mistakes:
         if behaves_like(lesson, learner, runs, cases):
             return mistake
+    if solution is None:
+        return None
+    for mistake, runs in mistakes:
+        if fails_like(lesson, learner, runs, solution, cases):
+            return mistake
     return None
+
+
+def fails_like(
+    lesson: Lesson,
+    learner: dict[str, RunResult],
+    other: dict[str, RunResult],
+    solution: dict[str, RunResult],
+    cases: set[str] | None = None,
+) -> bool:
+    """Whether ``learner`` is the same mistake as ``other`` written another way: the same on the
+    visible case (the one the nudge speaks of), and on every other case wrong in the same way --
+    the same checked values wrong, the same tests failed, the output right or wrong alike, or the
+    same kind of error. So ``/ np.sqrt(2)`` is the mistake ``/ np.sqrt(K.shape[1])`` where the
+    keys are 2 wide, and wrong in the same values where they are 3 wide."""
+    compared = {c: r for c, r in other.items() if cases is None or c in cases}
+    if VISIBLE not in compared or any(case not in learner for case in compared):
+        return False
+    if not same_behaviour(lesson, learner[VISIBLE], compared[VISIBLE]):
+        return False
+    return all(
+        case in solution
+        and how_it_fails(lesson, learner[case], solution[case])
+        == how_it_fails(lesson, run, solution[case])
+        for case, run in compared.items()
+        if case != VISIBLE
+    )
+
+
+@dataclass(frozen=True)
+class Failure:
+    """How a run differs from the solution's on one case, without the values themselves."""
+
+    verdict: str
+    error: str | None = None  # the exception's type, for a run that did not end normally
+    output: bool = True  # its output is right (or not graded)
+    wrong: frozenset[str] = frozenset()  # the checked values that differ
+    tests: frozenset[str] = frozenset()  # the tests whose outcome differs
+
+    @property
+    def right(self) -> bool:
+        return self.error is None and self.output and not self.wrong and not self.tests
+
+
+def how_it_fails(lesson: Lesson, run: RunResult, solution: RunResult) -> Failure:
+    """How ``run`` differs from the ``solution``'s run of the same case."""
+    if not run.ok:
+        return Failure(run.verdict, parse(run.stderr)[1] or run.verdict)
+    spec = lesson.exercise.grading
+    rules = value_rules(spec)
+    output = not lesson.exercise.output_graded or (
+        compare_output(
+            run.stdout, solution.stdout, spec.rtol, spec.atol, numbers=spec.output == "numbers"
+        ).equal
+    )
+    wrong = frozenset(
+        name
+        for name in spec.values
+        if (name in run.values) != (name in solution.values)
+        or compare_values(run.values, solution.values, (name,), **rules, hints=False)
+    )
+    tests = frozenset(differing_tests(lesson, run, solution))
+    return Failure(run.verdict, None, output, wrong, tests)

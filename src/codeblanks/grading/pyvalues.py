@@ -435,7 +435,21 @@ def _diff(got: Any, expected: Any, path: str, rules: Rules) -> str | None:
         return _object(got, expected, path, rules)
     mine, theirs = _sequence(got), _sequence(expected)
     assert mine is not None and theirs is not None  # compatible: lists, tuples or iterators
-    return _sequences(got, expected, mine, theirs, path, rules)
+    found = _sequences(got, expected, mine, theirs, path, rules)
+    if found is not None and _reversed(mine, theirs, path, rules):
+        return _(
+            "{name} holds the right items, in the opposite order: check which way it is sorted "
+            "(`reverse=True`, `[::-1]`)."
+        ).format(name=_name(path))
+    return found
+
+
+def _reversed(mine: tuple[Any, ...], theirs: tuple[Any, ...], path: str, rules: Rules) -> bool:
+    """Whether a sequence of three or more items is the expected one backwards."""
+    if len(mine) < 3 or len(mine) != len(theirs):
+        return False
+    backwards = theirs[::-1]
+    return _sequences(list(mine), list(backwards), mine, backwards, path, rules) is None
 
 
 def _is_not(name: str, got: Any, expected: Any) -> str:

@@ -13,11 +13,14 @@ from __future__ import annotations
 import ast
 import builtins
 import difflib
+import itertools
 import keyword
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.cases import PARSE_ERRORS
@@ -106,9 +109,14 @@ def _same_file(a: str, filename: str) -> bool:
 
 
 def friendly(
-    stderr: str, code: str, filename: str, values: dict[str, Any] | None = None
+    stderr: str,
+    code: str,
+    filename: str,
+    values: dict[str, Any] | None = None,
+    given: tuple[str, ...] | None = None,
 ) -> FriendlyError:
-    """The learner's view of a failed run's stderr."""
+    """The learner's view of a failed run's stderr. ``given``: the lesson's inputs when the run
+    was a hidden case (None: the visible one, where a size typed in is still right)."""
     frames, etype, msg, before = parse(stderr)
     if etype is None and not frames:
         return FriendlyError(stderr, None, None, None, None, ())
@@ -141,6 +149,8 @@ def friendly(
             located.append(_("Error at {file}, line {line}.").format(file=filename, line=line))
     module_level = last is not None and last.func in (None, "<module>")
     hints = _explain(short, msg or "", code, line, values if module_level else None)
+    if given is not None and hints and (typed := typed_size(msg or "", code, given)):
+        hints[-1] = f"{hints[-1]} {typed}"
     return FriendlyError(text, where, line, short, msg, tuple(located + hints), tuple(hints))
 
 
@@ -192,25 +202,138 @@ def _shape_error(
         ]
     if "could not be broadcast" not in msg:
         return None
-    shapes = re.findall(r"\([\d, ]*\)", msg)
-    if not shapes:
-        return [
-            _(
-                "These arrays cannot be combined element by element: NumPy lines their axes "
-                "up from the right and each pair must be equal or 1. A sum or max without "
-                "`keepdims=True` often causes this."
-            )
-        ]
-    listed = shapes[0]
-    for shape in shapes[1:]:
-        listed = _("{first} and {second}").format(first=listed, second=shape)
-    return [
+    return [broadcast_message(_shapes(msg), code, line)]
+
+
+# NumPy names at most 32 operands of at most 64 axes; a message past that is no NumPy's (a
+# program can raise any text), and reading it whole would cost quadratic time.
+MAX_SHAPES, MAX_AXES = 32, 64
+
+
+def _shapes(msg: str) -> list[str]:
+    """The shapes a broadcasting error names, as written: at most ``MAX_SHAPES``."""
+    found = itertools.islice(re.finditer(r"\(([\d, ]*)\)", msg), MAX_SHAPES)
+    return [m.group(1) for m in found]
+
+
+def _dims(shape: str) -> tuple[int, ...]:
+    parts = shape.split(",", MAX_AXES)[:MAX_AXES]
+    return tuple(n for part in parts if (n := _number(part.strip())) is not None)
+
+
+def broadcast_message(shapes: list[str], code: str, line: int | None) -> str:
+    """Why arrays of ``shapes`` could not be combined, naming what the program did where it can
+    tell: ``*`` where the shapes align for ``@``, a reduction that lost its axis; else only the
+    rule. (A size typed in shows only on a hidden case: ``typed_size``.)"""
+    dims = [_dims(s) for s in shapes]
+    listed = ""
+    for shape in dims:
+        text = str(shape)
+        listed = text if not listed else _("{first} and {second}").format(first=listed, second=text)
+    rule = (
         _(
-            "These arrays cannot be combined element by element (shapes {shapes}): NumPy "
-            "lines their axes up from the right and each pair must be equal or 1. A sum or "
-            "max without `keepdims=True` often causes this."
+            "These arrays cannot be combined element by element (shapes {shapes}): NumPy lines "
+            "their axes up from the right and each pair must be equal or 1."
         ).format(shapes=listed)
+        if dims
+        else _(
+            "These arrays cannot be combined element by element: NumPy lines their axes up "
+            "from the right and each pair must be equal or 1."
+        )
+    )
+    cause = _broadcast_cause(dims, code, line)
+    return f"{rule} {cause}" if cause else rule
+
+
+def _broadcast_cause(dims: list[tuple[int, ...]], code: str, line: int | None) -> str | None:
+    try:
+        tree = parse_tree(code)
+    except PARSE_ERRORS:
+        return None
+    on_line = [
+        n
+        for n in ast.walk(tree)
+        if line is not None
+        and getattr(n, "lineno", 0) <= line <= (getattr(n, "end_lineno", 0) or 0)
     ]
+    two = len(dims) == 2 and len(dims[0]) == 2 and len(dims[1]) == 2
+    if two and dims[0][1] == dims[1][0]:
+        for node in on_line:
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.Mult)
+                and not isinstance(node.left, ast.Constant)
+                and not isinstance(node.right, ast.Constant)
+            ):
+                return _(
+                    "`{expr}` multiplies element by element; these shapes fit a matrix "
+                    "product: did you mean `@`?"
+                ).format(expr=ast.unparse(node))
+    # a reduction on the line, or in the assignment of a name the line uses
+    used = {n.id for n in on_line if isinstance(n, ast.Name)}
+    sources = [n for n in on_line if isinstance(n, ast.Call)] + [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id in used for t in node.targets)
+    ]
+    for source in sources:
+        if any(isinstance(c, ast.Call) and _reduces(c) for c in ast.walk(source)):
+            return _("A sum or max without `keepdims=True` loses an axis: is that the cause?")
+    return None
+
+
+def typed_size(msg: str, code: str, given: tuple[str, ...]) -> str | None:
+    """On a hidden case, a broadcasting error whose clashing sizes include a size the program
+    types in (``n = 4``, ``np.ones((4, 4))``): the visible data had that size, this case has
+    another. ``given``: the lesson's inputs, whose lines the case replaces."""
+    if "could not be broadcast" not in msg:
+        return None
+    sizes = _conflicting([_dims(s) for s in _shapes(msg)])
+    for node in _walk(code):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            name = node.func.attr
+            if name not in _SIZED or (name == "arange" and len(node.args) != 1):
+                continue
+            shape: list[ast.AST] = list(node.args if name == "reshape" else node.args[:1])
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            if any(isinstance(t, ast.Name) and t.id in given for t in node.targets):
+                continue
+            shape = [node.value]
+        else:
+            continue
+        for arg in (n for part in shape for n in ast.walk(part)):
+            if isinstance(arg, ast.Constant) and type(arg.value) is int and arg.value in sizes:
+                return _(
+                    "Line {line} types in the size {size} (`{source}`): with other data the "
+                    "arrays have other sizes. Take the size from the data (`len(...)`, "
+                    "`.shape`)."
+                ).format(line=node.lineno, size=arg.value, source=ast.unparse(node))
+    return None
+
+
+def _conflicting(dims: list[tuple[int, ...]]) -> set[int]:
+    """The sizes of the axes that do not match, lined up from the right."""
+    found: set[int] = set()
+    for i in range(1, max((len(d) for d in dims), default=0) + 1):
+        column = {d[-i] for d in dims if len(d) >= i} - {1}
+        if len(column) > 1:
+            found |= column
+    return found
+
+
+# NumPy's calls that make an array of a given size
+_SIZED = frozenset(
+    {"ones", "zeros", "eye", "full", "empty", "arange", "reshape", "tri", "identity"}
+)
+_REDUCTIONS = frozenset({"sum", "max", "min", "mean", "prod", "std", "var"})
+
+
+def _reduces(node: ast.Call) -> bool:
+    """A reduction called without ``keepdims=True``."""
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    keeps = any(k.arg == "keepdims" for k in node.keywords)
+    return name in _REDUCTIONS and not keeps
 
 
 def _axis_error(
@@ -270,6 +393,17 @@ def _other_error(
         return [_("A division by zero: check what the divisor is on this line.")]
     if etype in ("ModuleNotFoundError", "ImportError"):
         return [_("Only the Python standard library and NumPy are available here.")]
+    if etype == "TypeError" and (
+        "'float' object cannot be interpreted as an integer" in msg
+        or msg.startswith("slice indices must be integers")
+        or "expected a sequence of integers or a single integer, got '" in msg
+    ):
+        return [
+            _(
+                "A size, count or index must be a whole number (an int), but this line gives "
+                "a float: `/` always makes a float. Use `//`, or `int(...)`."
+            )
+        ]
     if etype == "TypeError" and "not callable" in msg:
         return [
             _(
@@ -280,13 +414,100 @@ def _other_error(
     return None
 
 
+_NO_ATTRIBUTE = re.compile(
+    r"(?:module '(?P<module>[\w.]+)'|'(?P<kind>[\w.]+)' object) "
+    r"has no attribute '(?P<name>\w+)'"
+)
+
+
+def _attribute_error(
+    etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
+) -> list[str] | None:
+    """An attribute misspelt (``np.sofmax``, ``words.apend``): "did you mean", among the
+    attributes the object's kind has and the ones the program names."""
+    m = _NO_ATTRIBUTE.fullmatch(msg)
+    if etype != "AttributeError" or m is None or len(m["name"]) > MAX_GUESS_CHARS:
+        return None
+    known = set(dir(_KINDS.get(m["module"] or m["kind"] or "", object)))
+    known |= {n.attr for n in _walk(code) if isinstance(n, ast.Attribute)}
+    known |= {n.name for n in _walk(code) if isinstance(n, ast.FunctionDef)}
+    candidates = sorted(
+        n for n in known - {m["name"]} if not n.startswith("_") and len(n) <= MAX_GUESS_CHARS
+    )
+    close = difflib.get_close_matches(m["name"], candidates, n=1, cutoff=0.7)
+    if not close:
+        return None
+    return [
+        _("`{name}` does not exist here. Did you mean `{guess}`?").format(
+            name=m["name"], guess=close[0]
+        )
+    ]
+
+
+def _builtin_index(
+    etype: str, msg: str, code: str, line: int | None, values: dict[str, Any] | None
+) -> list[str] | None:
+    """``E[id]`` for ``E[ids]``: a built-in function's name used as an index."""
+    if etype != "IndexError" or "are valid indices" not in msg or line is None:
+        return None
+    mine = _names_in(code)
+    for node in _walk(code):
+        if (
+            isinstance(node, ast.Subscript)
+            and node.lineno <= line <= (node.end_lineno or node.lineno)
+            and isinstance(node.slice, ast.Name)
+            and hasattr(builtins, node.slice.id)
+        ):
+            name = node.slice.id
+            stored = {
+                n.id
+                for n in _walk(code)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            }
+            if name in stored:
+                return None  # the program's own `id`: NumPy's words are right
+            close = difflib.get_close_matches(name, sorted(mine - {name}), n=1, cutoff=0.6)
+            text = _(
+                "`{name}` here is Python's built-in `{name}`, not a value of your program."
+            ).format(name=name)
+            if close:
+                text += " " + _("Did you mean `{guess}`?").format(guess=close[0])
+            return [text]
+    return None
+
+
+def _walk(code: str) -> list[ast.AST]:
+    try:
+        return list(ast.walk(parse_tree(code)))
+    except PARSE_ERRORS:
+        return []
+
+
+# the kinds of objects whose attributes an AttributeError can be checked against
+_KINDS: dict[str, object] = {
+    "numpy": np,
+    "numpy.ndarray": np.ndarray,
+    "list": list,
+    "str": str,
+    "dict": dict,
+    "set": set,
+    "tuple": tuple,
+    "int": int,
+    "float": float,
+    "numpy.random": np.random,
+    "numpy.random._generator.Generator": np.random.Generator,
+    "numpy.linalg": np.linalg,
+}
+
 _Explainer = Callable[[str, str, str, int | None, dict[str, Any] | None], list[str] | None]
 # In this order: the first that knows the error explains it.
 _EXPLAINERS: tuple[_Explainer, ...] = (
     _name_error,
     _shape_error,
     _axis_error,
+    _builtin_index,
     _index_error,
+    _attribute_error,
     _other_error,
 )
 

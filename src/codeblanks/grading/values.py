@@ -247,6 +247,12 @@ def _hint(
                 "{name} has shape {shape}, good; but its values are those expected, transposed: "
                 "check the order of `@` or a `.T`."
             ).format(name=who, shape=shape)
+        ids = got.ndim == 1 and got.dtype.kind in "iu" and len(np.unique(got)) == len(got) >= 3
+        if hints and ids and close(got[::-1], expected):
+            return _(
+                "{name} has shape {shape}, good; it holds the right items, in the opposite "
+                "order: check which way it is sorted (`[::-1]` reverses it)."
+            ).format(name=who, shape=shape)
         ratio = _constant_ratio(got, expected, rtol) if hints else None
         if ratio is not None:
             return _(

@@ -1,11 +1,13 @@
 """A small pool of worker processes for the trusted side's own CPU-bound work (reading a
-learner's program: ``grading/reading.py``), off the web process's GIL.
+learner's program: ``grading/reading.py``; judging a long one: ``grading/grade.py`` ``ajudge``),
+off the web process's GIL.
 
 Only trusted code runs here: functions of CodeBlanks, on data it checked (a program's text is
 parsed, never run). The pool is started on first use, from a fork server (never a fork of the
 threaded web process), with a few workers. Work that fails (it raised, its worker died, or it
-took longer than its time) gives None, for the caller to say as the platform's failure; a worker
-that hangs or died takes its pool with it, and the next call starts a new one.
+took longer than its time) gives None, for the caller to say as the platform's failure; a pool
+whose worker was too slow or died is left to finish and end, and the next call starts a new
+one.
 """
 
 from __future__ import annotations
@@ -50,15 +52,15 @@ def pool(preload: str | None = None) -> ProcessPoolExecutor:
 
 
 def _discard(stopped: ProcessPoolExecutor) -> None:
-    """Stop a pool whose worker hangs or died; the next call starts a new one. (Work in flight
-    there fails as the platform's: rare, and better than a worker stuck for good.)"""
+    """Stop using a pool whose work ran past its time or whose worker died; the next call
+    starts a new one. Its workers are not killed: they run trusted code on bounded input, so
+    they finish their piece and exit, whereas a worker killed while it writes its reply leaves
+    the pool's result pipe holding half a message, which its manager thread then waits on for
+    good (seen as a hang at exit). Work queued there and not started is cancelled."""
     global _pool
     with _lock:
         if _pool is stopped:
             _pool = None
-    # The executor has no public way to end a busy worker.
-    for process in list((getattr(stopped, "_processes", None) or {}).values()):
-        process.kill()
     stopped.shutdown(wait=False, cancel_futures=True)
 
 

@@ -71,9 +71,9 @@ def level_get(course: Course, slug: str) -> str | None:
 
 
 def lesson_neighbours(lesson: Lesson) -> tuple[Lesson | None, Lesson | None]:
-    """The lessons before and after this one in its course's reading order."""
+    """The lessons before and after this one on its course's path (course.toml's ``order``)."""
     course = course_get(lesson.course_id)
-    ordered = [x for level, lessons in course_levels(course) for x in lessons] if course else []
+    ordered = list(course.lessons) if course else []
     ids = [x.id for x in ordered]
     if lesson.id not in ids:
         return None, None
@@ -412,6 +412,8 @@ class LessonPage:
     flow: LessonFlow
     hints: HintsView | None = None  # the exercise's hints (None: it has none)
     question_hints: list[HintsView | None] = field(default_factory=list)  # one per question
+    # the ideas this lesson uses, in words, each with the earlier lesson that teaches it
+    builds_on: tuple[tuple[str, Lesson], ...] = ()
 
     @property
     def level_slug(self) -> str:
@@ -428,6 +430,7 @@ def lesson_page(learner: Learner | None, lesson: Lesson) -> LessonPage:
     flow = lesson_flow(learner, lesson)
     progress = flow.progress
     previous, following = lesson_neighbours(lesson)
+    course = course_get(lesson.course_id)
     return LessonPage(
         lesson=lesson,
         course=flow.course.course if flow.course else None,
@@ -444,6 +447,7 @@ def lesson_page(learner: Learner | None, lesson: Lesson) -> LessonPage:
         question_hints=[
             question_hints(lesson, q, progress) if q.hints else None for q in lesson.questions
         ],
+        builds_on=course.builds_on(lesson) if course else (),
     )
 
 

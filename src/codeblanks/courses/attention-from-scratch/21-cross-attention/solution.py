@@ -13,7 +13,7 @@ def softmax(z, axis):
 X_dec = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]])
 X_enc = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]])
 # Projections, fixed as if learned: queries and keys keep all four features (d_k = 4),
-# values keep features 0 and 1 (d_v = 2).
+# values are (x0 + x2, x1 + x2): features 0 and 1, each plus feature 2 (d_v = 2).
 W_q = np.eye(4)
 W_k = np.eye(4)
 W_v = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]])

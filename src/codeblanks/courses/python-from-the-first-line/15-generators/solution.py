@@ -6,7 +6,7 @@ def chunks(items, size):
         if len(chunk) == size:
             yield chunk
             chunk = []
-    if chunk:
+    if len(chunk) > 0:
         yield chunk
 
 

@@ -14,7 +14,7 @@ def softmax(z, axis):
 X_dec = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]])
 X_enc = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]])
 # Öğrenilmiş gibi sabit izdüşümler: sorgular ve anahtarlar dört özniteliğin hepsini tutar (d_k = 4),
-# değerler 0. ve 1. öznitelikleri tutar (d_v = 2).
+# değerler (x0 + x2, x1 + x2) olur: 0. ve 1. öznitelik, her birine 2. öznitelik eklenmiş (d_v = 2).
 W_q = np.eye(4)
 W_k = np.eye(4)
 W_v = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]])

@@ -6,7 +6,7 @@ def chunks(items, size):
         if len(parca) == size:
             yield parca
             parca = []
-    if parca:
+    if len(parca) > 0:
         yield parca
 
 

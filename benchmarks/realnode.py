@@ -1,0 +1,278 @@
+"""What the benchmarks that talk to a real node share (crowd.py, capacity.py, api_run.py,
+cluster.py): ``codeblanks serve`` started as a process of its own (from this tree or from a
+checkout of another commit), a small keep-alive HTTP/1.1 client with cookies, and the CPU of
+the server's whole process tree read from /proc.
+
+The client runs in the benchmark's process; the server is a separate process tree (serve ->
+the sandbox's launcher -> zygote -> children), so the server's CPU from /proc never includes
+the client's, and every request crosses a real loopback socket and uvicorn's HTTP layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TICK = os.sysconf("SC_CLK_TCK")
+# The crowd is one machine: no per-address limits (the rate, the CPU meter, runs at once).
+UNLIMITED = {
+    "CODEBLANKS_RUN_RATE": "0",
+    "CODEBLANKS_RUN_CPU_PER_MINUTE": "0",
+    "CODEBLANKS_RUNS_AT_ONCE": "0",
+}
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * p
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def source_address(n: int) -> str:
+    """Learner ``n``'s own loopback address (127.x.y.z are all this machine's): the sandbox
+    shares itself between client addresses, and a real crowd does not come from one."""
+    return f"127.{n // 65536 % 256 + 1}.{n // 256 % 256}.{n % 256}"
+
+
+# ---- the server's CPU, from /proc ------------------------------------------------------------
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def tree_pids(pid: int) -> list[int]:
+    """``pid`` and every live descendant (through /proc/<pid>/task/*/children)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{p}/task").iterdir():
+                with contextlib.suppress(OSError):
+                    todo += [int(k) for k in (task / "children").read_text().split()]
+    return found
+
+
+def tree_cpu_ms(pid: int) -> float:
+    """utime + stime + cutime + cstime of every live process of ``pid``'s tree, in ms: a process
+    is counted while it lives, and in its parent's reaped-children time once reaped, so the
+    difference of two samples is what the whole tree used between them."""
+    used = 0
+    for p in tree_pids(pid):
+        with contextlib.suppress(OSError, IndexError):
+            fields = _stat(p)
+            used += sum(int(fields[i]) for i in (11, 12, 13, 14))
+    return used * 1000 / TICK
+
+
+# ---- a node ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Served:
+    url: str
+    pid: int  # the serve process: the root of the server's tree
+    data: str
+    label: str
+
+    def cpu_ms(self) -> float:
+        return tree_cpu_ms(self.pid)
+
+
+@contextlib.contextmanager
+def serve(src: Path | None = None, label: str = "this tree", env: dict | None = None):
+    """``codeblanks serve`` on a free loopback port with SQLite in a temporary directory and the
+    rate limit off (the caller's other CODEBLANKS_* settings pass on), from ``src`` (a tree's
+    ``src/`` folder: this one by default, or a checkout of another commit, run with this same
+    virtualenv); stopped at the end, its logged errors printed."""
+    src = src or ROOT / "src"
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="codeblanks-bench-") as data:
+        full_env = {
+            # The caller's settings pass on (CODEBLANKS_SANDBOX_WARM_UP=never ...), not its
+            # database: the node's is its own.
+            **{k: v for k, v in os.environ.items() if k != "CODEBLANKS_DATABASE_URL"},
+            "CODEBLANKS_DATA_DIR": data,
+            **UNLIMITED,
+            "PYTHONPATH": str(src),
+            **(env or {}),
+        }
+        log = open(Path(data) / "serve.log", "wb")  # noqa: SIM115 (closed below)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "codeblanks.cli.main", "serve", "--port", str(port)],
+            env=full_env,
+            cwd=data,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline:
+                if proc.poll() is not None:
+                    raise SystemExit(f"codeblanks serve ({label}) exited:\n{_tail(data)}")
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                    break
+                time.sleep(0.2)
+            else:
+                raise SystemExit(
+                    f"codeblanks serve ({label}) did not start in 90 s:\n{_tail(data)}"
+                )
+            yield Served(url, proc.pid, data, label)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            log.close()
+            lines = _tail(data, 4 << 20).splitlines()
+            # The node logs JSON lines (or text): show its errors, not its request lines.
+            errors = [
+                line
+                for line in lines
+                if "Traceback" in line or '"level": "error"' in line or line.startswith("ERROR")
+            ]
+            if errors:  # the node's own errors count too
+                print(
+                    f"the node ({label}) logged errors:\n"
+                    + "\n".join(e[:4000] for e in errors[-20:])
+                )
+
+
+def _tail(data: str, size: int = 2000) -> str:
+    with contextlib.suppress(OSError):
+        return (Path(data) / "serve.log").read_text(errors="replace")[-size:]
+    return ""
+
+
+@contextlib.contextmanager
+def checkout(commit: str) -> Iterator[Path]:
+    """``git archive COMMIT`` unpacked in a temporary folder, its translations compiled as
+    ``make install`` does; yields its ``src/`` (to run with this virtualenv)."""
+    with tempfile.TemporaryDirectory(prefix="codeblanks-baseline-") as folder:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        src = Path(folder) / "src"
+        subprocess.run(
+            [sys.executable, "-m", "codeblanks.i18n"],
+            env={**os.environ, "PYTHONPATH": str(src)},
+            cwd=folder,
+            capture_output=True,
+            check=False,
+        )
+        yield src
+
+
+def describe(commit: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "log", "-1", "--format=%h %s", commit],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip()[:70] or commit
+
+
+# ---- a minimal HTTP/1.1 client (keep-alive, one connection per learner) ----------------------
+
+
+class Connection:
+    """One keep-alive connection from ``source`` (a local address, None: any); with
+    ``cookies``, it keeps the cookies the server sets and sends them back, as a browser does."""
+
+    def __init__(self, base_url: str, source: str | None = None, cookies: bool = False) -> None:
+        url = urllib.parse.urlsplit(base_url)
+        self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
+        self.source = source
+        self.prefix = url.path.rstrip("/")
+        self.cookies: dict[str, str] | None = {} if cookies else None
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    @property
+    def origin(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    async def request(
+        self, method: str, path: str, body: bytes = b"", headers: dict | None = None
+    ) -> tuple[int, bytes]:
+        for attempt in (0, 1):  # a kept-alive connection the server closed: open a new one
+            if self.writer is None:
+                local = (self.source, 0) if self.source else None
+                self.reader, self.writer = await asyncio.open_connection(
+                    self.host, self.port, local_addr=local
+                )
+            head = [f"{method} {self.prefix}{path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+            head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+            if self.cookies:
+                head.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+            head += [f"Content-Length: {len(body)}", "", ""]
+            try:
+                self.writer.write("\r\n".join(head).encode() + body)
+                await self.writer.drain()
+                return await self._response()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                await self.close()
+                if attempt:
+                    raise
+        raise AssertionError
+
+    async def _response(self) -> tuple[int, bytes]:
+        assert self.reader is not None
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionResetError("the server closed the connection")
+        status = int(status_line.split()[1])
+        length, close = 0, False
+        while (line := await self.reader.readline()) not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            name, value = name.strip().lower(), value.strip()
+            if name == "content-length":
+                length = int(value)
+            elif name == "connection" and value.lower() == "close":
+                close = True
+            elif name == "set-cookie" and self.cookies is not None:
+                key, _, rest = value.partition("=")
+                self.cookies[key.strip()] = rest.split(";", 1)[0]
+        body = await self.reader.readexactly(length)
+        if close:
+            await self.close()
+        return status, body
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
