@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -130,3 +131,15 @@ def test_the_class_page_button_regrades_and_shows_the_changes(room, monkeypatch)
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(room.teacher)
     assert strict.post(f"/classes/{room.pk}/regrade").status_code == 403
+
+
+def test_the_reported_scores_follow_the_late_policy(room, monkeypatch):
+    """A program run after the due time, right now, is worth what the class's policy says."""
+    _t, _token, room = room
+    room.late_policy = "close"
+    room.save()
+    bob_ran = Attempt.objects.get(user__username="bob").created_at
+    room.lessons.update(due_at=bob_ran - timedelta(days=1))
+    monkeypatch.setattr(selectors, "current_catalog", lambda: FixedCatalog())
+    said = regrade("--class", str(room.pk))
+    assert f"bob (bob) {FIRST.id}: incorrect -> correct, score 0 -> 0" in said

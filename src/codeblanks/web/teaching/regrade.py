@@ -13,9 +13,9 @@ from django.db.models import Max
 from codeblanks.grading import grade
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.web.models import Attempt, LessonProgress
-from codeblanks.web.teaching import scores
+from codeblanks.web.teaching import deadlines, scores
 from codeblanks.web.teaching.classes import class_lessons, display_name
-from codeblanks.web.teaching.models import Classroom
+from codeblanks.web.teaching.models import Classroom, Extension
 
 CLIENT = "regrade"  # whom the sandbox counts the runs to
 
@@ -89,7 +89,15 @@ def _apply(attempt: Attempt, new: str, case: str, *, lower: bool) -> bool:
 
 def regrade(room: Classroom, *, lower: bool = False) -> Report:
     """Run every learner's last program of every lesson of the class again; see the module."""
-    lessons = {lesson.uuid: lesson for lesson, _ in class_lessons(room)}
+    taught = class_lessons(room)
+    lessons = {lesson.uuid: lesson for lesson, _ in taught}
+    due_of = {lesson.uuid: cl.due_at for lesson, cl in taught}
+    own = {
+        (user_id, uuid): at
+        for user_id, uuid, at in Extension.objects.filter(class_lesson__classroom=room)
+        .values_list("user_id", "class_lesson__lesson_uuid", "due_at")
+    }  # fmt: skip
+    policy = deadlines.room_policy(room)
     changes, failed = [], 0
     attempts = _last_programs(room, list(lessons))
     for attempt in attempts:
@@ -102,9 +110,10 @@ def regrade(room: Classroom, *, lower: bool = False) -> Report:
             continue
         if result.verdict == attempt.verdict:
             continue
-        before = scores.score_of(who.pk, lesson).score
+        due = own.get((who.pk, lesson.uuid), due_of[lesson.uuid])  # as the roster counts
+        before = scores.score_of(who.pk, lesson, due, policy).score
         kept = _apply(attempt, str(result.verdict), result.case or "", lower=lower)
-        after = scores.score_of(who.pk, lesson).score
+        after = scores.score_of(who.pk, lesson, due, policy).score
         changes.append(
             Change(
                 who.get_username(),
