@@ -25,16 +25,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_an_lti_learner_deletes_their_account_by_typing_their_username(site, page):
     lms = Platform(site)
+    call_command("lti_register", *lms.registration_args(), stdout=io.StringIO())
+    teacher = User.objects.create_user("teacher", password=GOOD)
+    call_command("grant_teacher", "teacher", stdout=io.StringIO())
+    teacher = User.objects.get(pk=teacher.pk)
+    room = classes.class_create(teacher, classes.Plan("7B", (lesson("arrays-and-shapes").id,), {}))
+    browser, sub = requests.Session(), new_sub()
+    claims = {"given_name": "Elif", "family_name": "Şahin", "name": "Elif Şahin"}
     try:
-        call_command("lti_register", *lms.registration_args(), stdout=io.StringIO())
-        teacher = User.objects.create_user("teacher", password=GOOD)
-        call_command("grant_teacher", "teacher", stdout=io.StringIO())
-        teacher = User.objects.get(pk=teacher.pk)
-        room = classes.class_create(
-            teacher, classes.Plan("7B", (lesson("arrays-and-shapes").id,), {})
-        )
-        browser, sub = requests.Session(), new_sub()
-        claims = {"given_name": "Elif", "family_name": "Şahin", "name": "Elif Şahin"}
         launched = lms.launch(
             browser,
             LtiRegistration.objects.get().uuid,
@@ -43,6 +41,7 @@ def test_an_lti_learner_deletes_their_account_by_typing_their_username(site, pag
             claims=claims,
         )
         assert launched.status_code == 302
+        lms.wait_for_scores(1)  # the launch's score, sent in a thread of its own, has arrived
     finally:
         lms.close()
     account = LtiUser.objects.get(sub=sub).auth_user
