@@ -45,7 +45,8 @@ def test_the_card_follows_the_lessons_language():
 def test_a_program_without_a_line_worth_asking_has_no_card():
     lesson = _lesson("arrays-and-shapes")
     plain = "n = 3\nname = n\nprint(n, name)\n"  # a literal and a bare name: nothing to recall
-    bare = dataclasses.replace(lesson, exercise=dataclasses.replace(lesson.exercise, solution=plain))
+    exercise = dataclasses.replace(lesson.exercise, solution=plain)
+    bare = dataclasses.replace(lesson, exercise=exercise)
     assert line_card(bare) is None and card_question(bare, LINE_ID) is None
     own = lesson.questions[0]
     assert card_question(lesson, own.id) == own and card_question(lesson, "no-such") is None

@@ -8,14 +8,14 @@ import dataclasses
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from codeblanks.web import selectors
 from codeblanks.web.models import LessonProgress, ReviewCard
 
 from .conftest import COURSE, FIRST, FakeCatalog
 from .test_learner_api import auth, make_token
-from .test_reviews import HTMX, _ada, clock  # noqa: F401  (clock: a fixture)
+from .test_reviews import HTMX, _ada
+from .test_reviews import clock as clock  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 LINED = dataclasses.replace(

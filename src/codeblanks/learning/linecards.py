@@ -1,4 +1,4 @@
-""""Fill in the line" review cards (issue 40): one line of a solved lesson's solution with one
+""" "Fill in the line" review cards (issue 40): one line of a solved lesson's solution with one
 part blanked, asked in the review queue beside the lesson's own questions.
 
 The card is a ``BlankQuestion`` made from the lesson when it is read, never stored, so it follows
@@ -15,8 +15,8 @@ import zlib
 from dataclasses import dataclass
 
 from codeblanks.content.model import BLANK, BlankQuestion, Lesson, Question
-from codeblanks.learning.answers import question_get
 from codeblanks.i18n import gettext as _
+from codeblanks.learning.answers import question_get
 
 LINE_ID = "fill-the-line"  # the card's question id; no lesson question may take it
 LONG = 40  # a right-hand side longer than this has a part of it blanked, not the whole
