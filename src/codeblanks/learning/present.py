@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from codeblanks.grading import Grade
 from codeblanks.grading.arrays import ArrayPair
 from codeblanks.grading.cases import VISIBLE
+from codeblanks.grading.grade import printed_right
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox.result import RunLimits
@@ -105,6 +106,9 @@ def words(
     if verdict is Verdict.INCORRECT:
         if not diff and not output_graded:  # a function exercise: its tests alone judge it
             detail = _("Your program runs, but it does not pass its tests yet:")
+        elif not diff and feedback and feedback[0] == printed_right():
+            # the grader says it in one sentence already: that one, once (the trial's F9)
+            detail = feedback[0]
         elif not diff:  # the output was right; a value check or a kept input was not
             detail = _(
                 "Your program prints what was expected here, but what it computes is not right yet:"
