@@ -88,3 +88,11 @@ def test_an_unsolved_lesson_gives_no_line_card(clock):
     LessonProgress.objects.create(user=user, lesson_uuid=LINED.uuid)  # tried, not solved
     client.get("/review/")
     assert not ReviewCard.objects.filter(user=user).exists()
+
+
+def test_a_solved_lesson_without_a_line_worth_asking_gives_no_card(clock):
+    client, user = _ada()
+    last = LinedCatalog.courses[0].lessons[-1]  # its program only prints
+    LessonProgress.objects.create(user=user, lesson_uuid=last.uuid, solved_at=clock.now)
+    client.get("/review/")
+    assert not ReviewCard.objects.filter(user=user).exists()

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from codeblanks.content.model import Lesson, Question
 from codeblanks.learning import review
-from codeblanks.learning.linecards import LINE_ID, card_question
+from codeblanks.learning.linecards import LINE_ID, card_question, line_card
 from codeblanks.web import selectors
 from codeblanks.web.models import LessonProgress, QuestionAnswer, ReviewCard
 
@@ -59,11 +59,16 @@ def cards_sync(user_id: int) -> None:
         new.append(ReviewCard(user_id=user_id, lesson_uuid=uuid, question_id=qid,
                               state=first.state, due=first.due, reviewed_at=at))  # fmt: skip
     solved = LessonProgress.objects.filter(user_id=user_id, solved_at__isnull=False)
-    for uuid, at in solved.values_list("lesson_uuid", "solved_at"):
-        if (uuid, LINE_ID) not in have:  # the exercise solved: its line, known right then
-            first = review.first(True, at)
+    lessons = _lessons()
+    for uuid, solved_at in solved.values_list("lesson_uuid", "solved_at"):
+        lesson = lessons.get(uuid)
+        if solved_at is None or (uuid, LINE_ID) in have or lesson is None:
+            continue
+        if line_card(lesson) is not None:  # the exercise solved: its line, known right then
+            first = review.first(True, solved_at)
             new.append(ReviewCard(user_id=user_id, lesson_uuid=uuid, question_id=LINE_ID,
-                                  state=first.state, due=first.due, reviewed_at=at))  # fmt: skip
+                                  state=first.state, due=first.due,
+                                  reviewed_at=solved_at))  # fmt: skip
     if new:
         ReviewCard.objects.bulk_create(new, ignore_conflicts=True)
 
