@@ -66,3 +66,13 @@ def test_a_right_printout_with_a_wrong_value_is_said_once(lang):
         view = present(grade, RunLimits())
     assert view.detail == said and view.feedback == ["`A` has the wrong values"]
     assert (lang == "tr") == ("output is right" not in said)
+
+
+def test_the_turkish_words_keep_one_informal_voice():
+    """The learner trial's F13: the error verdict's formal "görün", the pictures' heading."""
+    from codeblanks import i18n
+
+    with i18n.language("tr"):
+        detail = present(Grade("error", "", "", "a\n"), RunLimits()).detail
+        heading = i18n.gettext("Your arrays as pictures")
+    assert detail.endswith("aşağıda gör.") and heading == "Dizilerin, resim olarak"
