@@ -12,8 +12,12 @@ import io
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from codeblanks.content import catalog
+from codeblanks.learning import review
+from codeblanks.web.models import ReviewCard
 from codeblanks.web.teaching import classes
 
 from .conftest import PHONE, WIDTHS, axe_violations, overflow
@@ -135,7 +139,22 @@ def test_the_item_analysis_says_how_well_the_class_retains_the_lesson(site, page
                                 classes.Plan("7B", ("arrays-and-shapes",), {}))  # fmt: skip
     page.set_viewport_size(WIDTHS[width])
     _log_in(page, site, "teacher", lang)
-    page.goto(f"{site}/classes/{room.pk}/analysis/arrays-and-shapes/")
+    url = f"{site}/classes/{room.pk}/analysis/arrays-and-shapes/"
+    page.goto(url)
     section = page.locator("section.retention")
     expect(section.get_by_role("heading", level=2)).to_have_text(heading)
+    expect(section.locator("meter")).to_have_count(0)  # no card yet: said so
+    assert overflow(page) is None and axe_violations(page) == []
+
+    ada = User.objects.create_user("ada", password=GOOD)
+    classes.class_join(ada, room)
+    uuid = catalog().lesson("arrays-and-shapes").uuid
+    for question, right in (("q1", True), ("q2", False)):
+        made = review.first(right, timezone.now())
+        ReviewCard.objects.create(user=ada, lesson_uuid=uuid, question_id=question,
+                                  state=made.state, due=made.due,
+                                  reviewed_at=timezone.now())  # fmt: skip
+    page.goto(url)
+    expect(section.locator("meter")).to_have_attribute("value", "50")
+    expect(section).to_contain_text("50%" if lang == "en" else "%50")
     assert overflow(page) is None and axe_violations(page) == []
