@@ -20,7 +20,7 @@ from codeblanks.learning import review
 from codeblanks.web.models import ReviewCard
 from codeblanks.web.teaching import classes
 
-from .conftest import PHONE, WIDTHS, axe_violations, overflow
+from .conftest import PHONE, WIDTHS, axe_violations, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LANGS = ("en", "tr")
@@ -158,3 +158,28 @@ def test_the_item_analysis_says_how_well_the_class_retains_the_lesson(site, page
     expect(section.locator("meter")).to_have_attribute("value", "50")
     expect(section).to_contain_text("50%" if lang == "en" else "%50")
     assert overflow(page) is None and axe_violations(page) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_right_printout_with_a_wrong_value_is_said_once(site, page, width, lang):
+    """F9: the verdict said twice that the printout is right but a value is not."""
+    from codeblanks.content import catalog as courses
+    from codeblanks.grading.grade import printed_right
+    from codeblanks.i18n import language
+
+    lesson = courses().in_language(lang).lesson("query-key-value")
+    with language(lang):
+        said = printed_right()
+    page.set_viewport_size(WIDTHS[width])
+    page.goto(f"{site}/lessons/{lesson.id}/?lang={lang}")
+    set_code(page, lesson.exercise.solution.replace("axis=1)", "axis=0)"))
+    page.locator("#practice").get_by_role("button", name="Run" if lang == "en" else "Çalıştır",
+                                          exact=True).click()  # fmt: skip
+    verdict = page.locator("#result .verdict")
+    expect(verdict).to_have_attribute("data-verdict", "incorrect")
+    expect(page.locator("#result")).to_contain_text(said)
+    text = " ".join(page.locator("#result").inner_text().split())
+    assert text.count(" ".join(said.split())) == 1, text
+    assert "prints what was expected here" not in text and "bekleneni yazdırıyor" not in text
+    assert overflow(page) is None

@@ -66,6 +66,10 @@ def test_a_right_printout_with_a_wrong_value_is_said_once(lang):
         view = present(grade, RunLimits())
     assert view.detail == said and view.feedback == ["`A` has the wrong values"]
     assert (lang == "tr") == ("output is right" not in said)
+    nudged = Grade("incorrect", "a\n", "", "a\n", feedback=("Does every row sum to 1?", said, "x"))
+    with i18n.language(lang):
+        view = present(nudged, RunLimits())
+    assert view.detail == said and view.feedback == ["Does every row sum to 1?", "x"]
 
 
 def test_the_turkish_words_keep_one_informal_voice():

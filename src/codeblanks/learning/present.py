@@ -106,9 +106,10 @@ def words(
     if verdict is Verdict.INCORRECT:
         if not diff and not output_graded:  # a function exercise: its tests alone judge it
             detail = _("Your program runs, but it does not pass its tests yet:")
-        elif not diff and feedback and feedback[0] == printed_right():
-            # the grader says it in one sentence already: that one, once (the trial's F9)
-            detail = feedback[0]
+        elif not diff and printed_right() in feedback:
+            # the grader says it in one sentence already (after a nudge, if any): that one,
+            # once, as the heading's (the trial's F9); ``reasons`` leaves it out below
+            detail = printed_right()
         elif not diff:  # the output was right; a value check or a kept input was not
             detail = _(
                 "Your program prints what was expected here, but what it computes is not right yet:"
