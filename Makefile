@@ -35,8 +35,9 @@ messages: install
 		makemessages --locale tr --add-location file --no-obsolete \
 		--ignore 'courses/*' --ignore 'sandbox/inside/*'
 
+PORT ?= 8000
 run: install
-	$(BIN)/codeblanks serve --host 127.0.0.1 --port 8000
+	$(BIN)/codeblanks serve --host 127.0.0.1 --port $(PORT)
 
 # Several nodes behind HAProxy on this machine, with a PostgreSQL and a Redis of their own
 # (docs/deploy.md); NODES=3 for more. Ctrl+C stops everything.

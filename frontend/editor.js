@@ -125,6 +125,27 @@ function schemeExtension() {
 const liveEditors = new Set();
 const themeSlot = new Compartment();
 
+// Narrow screens (a phone) wrap long lines instead of panning the editor sideways (the
+// learner trial's F10); wider ones keep one code line per screen line.
+const narrowQuery =
+  typeof window.matchMedia === "function" ? window.matchMedia("(max-width: 40rem)") : null;
+const wrapSlot = new Compartment();
+
+function wrapExtension() {
+  return narrowQuery && narrowQuery.matches ? EditorView.lineWrapping : [];
+}
+
+function followWidth() {
+  const wrap = wrapExtension();
+  for (const view of liveEditors) {
+    if (view.dom.isConnected) view.dispatch({ effects: wrapSlot.reconfigure(wrap) });
+  }
+}
+
+if (narrowQuery && typeof narrowQuery.addEventListener === "function") {
+  narrowQuery.addEventListener("change", followWidth);
+}
+
 function followColourScheme() {
   const scheme = schemeExtension();
   for (const view of liveEditors) {
@@ -265,6 +286,7 @@ function editorExtensions(label, onChange, blankTitle) {
     python(),
     layout,
     themeSlot.of(schemeExtension()),
+    wrapSlot.of(wrapExtension()),
     EditorView.contentAttributes.of({
       "aria-label": label,
       "aria-multiline": "true",

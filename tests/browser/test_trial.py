@@ -190,11 +190,15 @@ def test_the_level_header_counts_a_solved_exercise(site, page, width):
     set_code(page, solved_with_comment())
     page.get_by_role("button", name="Run", exact=True).click()
     expect(page.locator(".lesson-done")).to_contain_text("Exercise solved")
+    first = catalog().lesson(FIRST)
+    course = next(c for c in catalog().courses if first in c.lessons)
+    level = sum(lesson.level == first.level for lesson in course.lessons)
     page.goto(f"{site}/")
-    header = page.locator(".map-level .level-done").first  # the course map's first level
-    expect(header).to_have_text("1/5 solved")
+    # The course worked in comes first on the home page; the header is its first level's.
+    header = page.locator(".map-level .level-done").first
+    expect(header).to_have_text(f"1/{level} solved")
     page.goto(f"{site}/?lang=tr")
-    expect(page.locator(".map-level .level-done").first).to_have_text("1/5 çözüldü")
+    expect(page.locator(".map-level .level-done").first).to_have_text(f"1/{level} çözüldü")
     assert overflow(page) is None
 
 

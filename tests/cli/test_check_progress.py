@@ -15,7 +15,8 @@ import pytest
 from rich.console import Console
 
 from codeblanks.cli import check
-from codeblanks.cli.check_progress import Live, Plain, in_ci, progress_for
+from codeblanks.cli.check_live import Live
+from codeblanks.cli.check_progress import Plain, in_ci, progress_for
 from codeblanks.cli.main import main
 
 FIXTURES = Path(__file__).parents[1] / "content" / "fixtures"

@@ -96,7 +96,8 @@ def test_a_learner_solves_the_strings_lesson_in_english(learner_home, capsys):
     assert f"{n} of {n} right." in _quiz("s", STRINGS, "en", learner_home)
     assert main(["learn", "lessons", "--json"]) == 0
     rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
-    assert rows[STRINGS]["progress"] == {"solved": True, "questions_right": n, "questions": n}
+    progress = {"solved": True, "tried": False, "questions_right": n, "questions": n}
+    assert rows[STRINGS]["progress"] == progress
     assert rows[STRINGS]["course_title"] == "Python from the first line"
     assert [key for key, row in rows.items() if row["progress"]["solved"]] == [STRINGS]
 
@@ -127,7 +128,8 @@ def test_a_learner_solves_the_strings_lesson_in_turkish(learner_home, capsys):
     assert f"{n} sorudan {n} tanesi doğru." in _quiz("m", STRINGS, "tr", learner_home)
     assert main(["learn", "lessons", "--json", "--lang", "tr"]) == 0
     rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
-    assert rows[STRINGS]["progress"] == {"solved": True, "questions_right": n, "questions": n}
+    progress = {"solved": True, "tried": False, "questions_right": n, "questions": n}
+    assert rows[STRINGS]["progress"] == progress
     assert rows[STRINGS]["course_title"] == "İlk satırdan Python"
 
 

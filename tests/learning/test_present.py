@@ -52,3 +52,31 @@ def test_right_output_but_wrong_values_does_not_claim_a_diff():
 def test_feedback_does_not_repeat_the_headline():
     grade = Grade("error", "", "", "a\n", feedback=("Your program stopped with an error.", "why"))
     assert present(grade, RunLimits()).feedback == ["why"]
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_right_printout_with_a_wrong_value_is_said_once(lang):
+    """The learner trial's F9: the heading's sentence and the grader's first said the same."""
+    from codeblanks import i18n
+    from codeblanks.grading.grade import printed_right
+
+    with i18n.language(lang):
+        said = printed_right()
+        grade = Grade("incorrect", "a\n", "", "a\n", feedback=(said, "`A` has the wrong values"))
+        view = present(grade, RunLimits())
+    assert view.detail == said and view.feedback == ["`A` has the wrong values"]
+    assert (lang == "tr") == ("output is right" not in said)
+    nudged = Grade("incorrect", "a\n", "", "a\n", feedback=("Does every row sum to 1?", said, "x"))
+    with i18n.language(lang):
+        view = present(nudged, RunLimits())
+    assert view.detail == said and view.feedback == ["Does every row sum to 1?", "x"]
+
+
+def test_the_turkish_words_keep_one_informal_voice():
+    """The learner trial's F13: the error verdict's formal "görün", the pictures' heading."""
+    from codeblanks import i18n
+
+    with i18n.language("tr"):
+        detail = present(Grade("error", "", "", "a\n"), RunLimits()).detail
+        heading = i18n.gettext("Your arrays as pictures")
+    assert detail.endswith("aşağıda gör.") and heading == "Dizilerin, resim olarak"

@@ -5,9 +5,17 @@ those come only from ``question_review`` (review mode) and the solution reveal, 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
-from codeblanks.content.model import BlankQuestion, ChoiceQuestion, Lesson, MatchQuestion, Question
+from codeblanks.content.model import (
+    BlankQuestion,
+    ChoiceQuestion,
+    Course,
+    Lesson,
+    MatchQuestion,
+    Question,
+)
 
 
 def meaning_order(question: MatchQuestion) -> list[int]:
@@ -55,6 +63,16 @@ def lesson_entry(lesson: Lesson) -> dict[str, Any]:
         "summary": lesson.summary,
         "language": lesson.language,  # of its texts and code: the caller's, where translated
     }
+
+
+def reading_next(courses: Iterable[Course]) -> dict[str, str | None]:
+    """Each lesson's id -> the id of the lesson after it in its course's reading order (the
+    course's levels in turn, as the web's "Next lesson"); None after the last."""
+    following: dict[str, str | None] = {}
+    for course in courses:
+        ids = [lesson.id for _level, lessons in course.filled_levels for lesson in lessons]
+        following.update(zip(ids, [*ids[1:], None], strict=True))
+    return following
 
 
 def lesson_public(lesson: Lesson, seed: str = "", course_title: str = "") -> dict[str, Any]:

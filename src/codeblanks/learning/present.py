@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from codeblanks.grading import Grade
 from codeblanks.grading.arrays import ArrayPair
 from codeblanks.grading.cases import VISIBLE
+from codeblanks.grading.grade import printed_right
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox.result import RunLimits
@@ -105,6 +106,10 @@ def words(
     if verdict is Verdict.INCORRECT:
         if not diff and not output_graded:  # a function exercise: its tests alone judge it
             detail = _("Your program runs, but it does not pass its tests yet:")
+        elif not diff and printed_right() in feedback:
+            # the grader says it in one sentence already (after a nudge, if any): that one,
+            # once, as the heading's (the trial's F9); ``reasons`` leaves it out below
+            detail = printed_right()
         elif not diff:  # the output was right; a value check or a kept input was not
             detail = _(
                 "Your program prints what was expected here, but what it computes is not right yet:"

@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from codeblanks.content.model import Lesson, Question
 from codeblanks.learning import review
-from codeblanks.learning.answers import question_get
+from codeblanks.learning.linecards import LINE_ID, card_question, line_card
 from codeblanks.web import selectors
-from codeblanks.web.models import QuestionAnswer, ReviewCard
+from codeblanks.web.models import LessonProgress, QuestionAnswer, ReviewCard
 
 
 def clock() -> datetime:
@@ -45,7 +45,8 @@ def _lessons() -> dict[str, Lesson]:
 
 def cards_sync(user_id: int) -> None:
     """A card for every question the learner answered and has none yet, scheduled from that
-    answer: right at the first try is FSRS's Good, else Again."""
+    answer: right at the first try is FSRS's Good, else Again; and a "fill in the line" card
+    (``learning/linecards.py``) for every exercise solved, as a Good at its solving."""
     have = set(ReviewCard.objects.filter(user_id=user_id).values_list("lesson_uuid", "question_id"))
     rows = QuestionAnswer.objects.filter(progress__user_id=user_id).values_list(
         "progress__lesson_uuid", "question_id", "correct", "tries", "answered_at"
@@ -57,6 +58,17 @@ def cards_sync(user_id: int) -> None:
         first = review.first(correct and tries == 1, at)
         new.append(ReviewCard(user_id=user_id, lesson_uuid=uuid, question_id=qid,
                               state=first.state, due=first.due, reviewed_at=at))  # fmt: skip
+    solved = LessonProgress.objects.filter(user_id=user_id, solved_at__isnull=False)
+    lessons = _lessons()
+    for uuid, solved_at in solved.values_list("lesson_uuid", "solved_at"):
+        lesson = lessons.get(uuid)
+        if solved_at is None or (uuid, LINE_ID) in have or lesson is None:
+            continue
+        if line_card(lesson) is not None:  # the exercise solved: its line, known right then
+            first = review.first(True, solved_at)
+            new.append(ReviewCard(user_id=user_id, lesson_uuid=uuid, question_id=LINE_ID,
+                                  state=first.state, due=first.due,
+                                  reviewed_at=solved_at))  # fmt: skip
     if new:
         ReviewCard.objects.bulk_create(new, ignore_conflicts=True)
 
@@ -73,7 +85,7 @@ def due_today(user_id: int) -> list[Due]:
     for card_id, uuid, qid, due in ReviewCard.objects.filter(user_id=user_id, due__lt=end)\
             .values_list("id", "lesson_uuid", "question_id", "due"):  # fmt: skip
         lesson = lessons.get(uuid)
-        question = question_get(lesson.questions, qid) if lesson else None
+        question = card_question(lesson, qid) if lesson else None
         if lesson is not None and question is not None:
             found.append(Due(card_id, lesson, question, due))
     day = timezone.localdate(now).isoformat()
@@ -87,7 +99,7 @@ def card_get(user_id: int, card_id: int) -> Due | None:
     """The learner's card ``card_id`` (None: not theirs, or its lesson is gone)."""
     row = ReviewCard.objects.filter(user_id=user_id, id=card_id).first()
     lesson = _lessons().get(row.lesson_uuid) if row else None
-    question = question_get(lesson.questions, row.question_id) if row and lesson else None
+    question = card_question(lesson, row.question_id) if row and lesson else None
     if row is None or lesson is None or question is None:
         return None
     return Due(row.id, lesson, question, row.due)

@@ -173,20 +173,23 @@ class LocalBackend:
 
     def lessons(self) -> list[dict[str, Any]]:
         from codeblanks.content import catalog
-        from codeblanks.content.public import lesson_entry
+        from codeblanks.content.public import lesson_entry, reading_next
 
         data = self.progress.read()
         rows = []
         served = catalog().in_language(i18n.current())
         titles = {course.id: course.title for course in served.courses}
+        following = reading_next(served.courses)
         for lesson in served.lessons():
             mine = data.get(lesson.uuid, {})
             rows.append(
                 {
                     **lesson_entry(lesson),
                     "course_title": titles.get(lesson.course_id, lesson.course_id),
+                    "next": following.get(lesson.id),
                     "progress": {
                         "solved": bool(mine.get("solved")),
+                        "tried": bool(mine) and not mine.get("solved"),  # graded, answered…
                         "questions_right": sum(
                             1 for ok in mine.get("questions", {}).values() if ok
                         ),

@@ -78,12 +78,29 @@ def test(args) -> int:
 
     space = _space(args)
     code = space.read_code()
-    result = _backend(args, space).grade(space.lesson, code)
+    backend = _backend(args, space)
+    result = backend.grade(space.lesson, code)
+    correct = result.get("verdict") == Verdict.CORRECT
     if args.json:
         print(untrusted.json_text(result))
     else:
-        show.grade(result)
-    return 0 if result.get("verdict") == Verdict.CORRECT else 1
+        show.grade(result, _following(backend, space.lesson) if correct else None)
+    return 0 if correct else 1
+
+
+def _following(backend, lesson_id: str) -> tuple[str, str] | None:
+    """The lesson after ``lesson_id`` in its course's reading order, as (id, title); ("", "")
+    after the course's last; None when the list cannot be had (the grade is said anyway)."""
+    try:
+        rows = backend.lessons()
+    except UsageError:
+        return None
+    mine = next((row for row in rows if row["id"] == lesson_id), None)
+    if mine is None or "next" not in mine:  # an older server: no order to go by
+        return None
+    if mine["next"] is None:
+        return ("", "")
+    return next(((row["id"], row["title"]) for row in rows if row["id"] == mine["next"]), None)
 
 
 def hint(args) -> int:

@@ -99,6 +99,7 @@ def _one(number: int, count: int, q: dict[str, Any], check, ask) -> bool | None:
                 show.say(result["explanation"])
             return True
         show.say(result.get("message") or _("Not quite."), "bold yellow")
+        _row_marks(q, result)
         if result.get("error"):
             show.say(result["error"], "dim")
         show.say(_("Try again: type another answer, or press Enter to go on."), "dim")
@@ -139,6 +140,7 @@ def review_cards(cards: list[dict[str, Any]], check: Callable[[int, Any], dict],
             show.say(_("Right."), "bold green")
         else:
             show.say(result.get("message") or _("Not quite."), "bold yellow")
+            _row_marks(card, result)
         if result.get("explanation"):
             show.say(result["explanation"])
     if now:
@@ -147,6 +149,21 @@ def review_cards(cards: list[dict[str, Any]], check: Callable[[int, Any], dict],
     if later:
         show.say(_("{count} more come back later today.").format(count=later))
     return right
+
+
+def _row_marks(q: dict[str, Any], result: dict[str, Any]) -> None:
+    """A wrong match's terms, each marked right (✓) or wrong (✗), as the web marks its rows
+    (the learner trial's F14); said only when the server sent one mark per term."""
+    marks, terms = result.get("per_term"), q.get("terms")
+    if not isinstance(marks, list) or not isinstance(terms, list) or len(marks) != len(terms):
+        return
+    for number, (term, ok) in enumerate(zip(terms, marks, strict=True), 1):
+        show.say(
+            f"   {'✓' if ok is True else '✗'} {number}. {term}", "green" if ok is True else "red"
+        )
+    wrong = sum(1 for ok in marks if ok is not True)
+    show.say(ngettext("{count} term is matched wrong.", "{count} terms are matched wrong.",
+                      wrong).format(count=wrong))  # fmt: skip
 
 
 _SKIP = object()  # an empty answer after a wrong one: on to the next question

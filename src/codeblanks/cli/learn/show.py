@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from codeblanks.cli.console import visible as printable
+from codeblanks.cli.learn.untrusted import one_line
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext, pgettext
 
@@ -76,7 +77,8 @@ def _lesson_table(rows: list[dict[str, Any]], title: str):
             if "questions" in progress
             else ""
         )
-        mark = "✓" if done else ("→" if row["id"] == next_id else "·")
+        tried = bool(progress.get("tried"))  # as the web's map: ◐ begun, not solved
+        mark = "✓" if done else ("→" if row["id"] == next_id else "◐" if tried else "·")
         table.add_row(
             text(mark, "green" if done else ""),
             text(row["id"]),
@@ -101,6 +103,8 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
         out.print(table)
         if next_id:
             nexts.append((name, next_id))
+    if any(row.get("progress") for row in rows):
+        out.print(text(_("✓ solved · ◐ tried · → next"), "dim"))
     solved = sum(1 for row in rows if (row.get("progress") or {}).get("solved"))
     out.print(
         text(
@@ -122,7 +126,7 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
         out.print(text(line, "bold"))
 
 
-def grade(result: dict[str, Any]) -> None:
+def grade(result: dict[str, Any], following: tuple[str, str] | None = None) -> None:
     """A grade as the lesson page words it (``learning.present``: the same heading and the
     same sentence under it), then the grader's reasons, the diff and the error output."""
     from codeblanks.grading.verdicts import Verdict
@@ -150,7 +154,19 @@ def grade(result: dict[str, Any]) -> None:
     for sentence in reasons(feedback, said):
         out.print(text(f"  • {sentence}"))
     if correct:
-        out.print(text(_("Next: `codeblanks learn quiz` for the questions, or the next lesson.")))
+        if following is None:
+            out.print(
+                text(_("Next: `codeblanks learn quiz` for the questions, or the next lesson."))
+            )
+        elif not following[0]:
+            out.print(text(_(
+                "Next: `codeblanks learn quiz` for the questions. This is the course's last lesson."
+            )))  # fmt: skip
+        else:  # named (the learner trial's F14): its title and the command that starts it
+            out.print(text(_(
+                "Next: `codeblanks learn quiz` for the questions, or the next lesson, "
+                "“{title}”: `codeblanks learn start {lesson}`."
+            ).format(title=one_line(following[1]), lesson=one_line(following[0]))))  # fmt: skip
         return
     if diff:
         out.print(text(_("Expected (-) and your output (+):"), "bold"))

@@ -112,7 +112,9 @@ def malformed(source: str, request: str, what: str) -> UsageError:
 
 
 LESSON_ENTRY = {"id": TEXT, "title": TEXT, "level": TEXT}
-PROGRESS = {"solved": YES_NO, "questions_right": NUMBER, "questions": NUMBER}
+LISTED = {**LESSON_ENTRY, "next": MAYBE_TEXT}  # "next": missing from an older server
+PROGRESS = {"solved": YES_NO, "questions_right": NUMBER, "questions": NUMBER,
+            "tried": (YES_NO, type(None))}  # fmt: skip
 LESSON = {
     **LESSON_ENTRY,
     "course": TEXT,
@@ -149,7 +151,7 @@ REVIEWED = {**ANSWER, "due": TEXT}
 def lessons(data: Any, source: str, request: str) -> list[dict[str, Any]]:
     rows = check(data, {"lessons": ListOf(OBJECT)}, source, request)["lessons"]
     for row in rows:
-        check(row, LESSON_ENTRY, source, request)
+        check(row, LISTED, source, request)
         if row.get("progress") is not None:
             check(row["progress"], PROGRESS, source, request)
     return rows

@@ -176,6 +176,16 @@ def create(
     return space, fresh
 
 
+def _without_title(explanation: str, title: str) -> str:
+    """The explanation without its first heading when that is the lesson's title, which the
+    README already opens with (the learner trial's F14: the title twice)."""
+    text = explanation.strip()
+    first, _sep, rest = text.partition("\n")
+    if first.startswith("# ") and " ".join(first[2:].split()) == " ".join(str(title).split()):
+        return rest.strip()
+    return text
+
+
 def readme(lesson: dict[str, Any]) -> str:
     """The lesson folder's README.md, its headings and instructions in the current language; the
     lesson's texts with their control characters escaped (``cat README.md`` is safe)."""
@@ -193,7 +203,7 @@ def readme(lesson: dict[str, Any]) -> str:
     return (
         f"# {title}\n\n"
         f"*{level} · {course}* — {summary}\n\n"
-        f"{visible(lesson['explanation'].strip())}\n\n"
+        f"{visible(_without_title(lesson['explanation'], lesson['title']))}\n\n"
         + "## "
         + _("Your task")
         + f"\n\n{visible(lesson['task'].strip())}\n\n"

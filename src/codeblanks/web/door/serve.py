@@ -86,7 +86,8 @@ def _what(config, metrics_url: str) -> str:
     from codeblanks.sandbox import get_sandbox
 
     db = urlsplit(config.database_url)
-    where = db.path if db.scheme == "sqlite" else f"{db.hostname}:{db.port or 5432}{db.path}"
+    # sqlite's path follows "sqlite:///" (an absolute one has its own "/"): not "//data/…"
+    where = db.path[1:] if db.scheme == "sqlite" else f"{db.hostname}:{db.port or 5432}{db.path}"
     cache = urlsplit(config.cache_url)
     cache_at = f" {cache.hostname}:{cache.port or 6379}" if cache.hostname else ""
     parts = [

@@ -10,6 +10,7 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -93,12 +94,21 @@ def _login_and_claim(request, user) -> None:
     request.session.pop(SESSION_KEY, None)
 
 
+def _welcome(user) -> str:
+    """Said once, on the page sign-up leads to (the learner trial's F16): the account exists and
+    the progress made before it came along."""
+    return _("Welcome, %(name)s! Your account is ready: your progress is saved to it.") % {
+        "name": user.get_username()
+    }
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         _login_and_claim(request, user)
+        messages.success(request, _welcome(user))
         return redirect(_next_url(request))
     status = 400 if request.method == "POST" else 200
     return render(

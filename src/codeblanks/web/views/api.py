@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
+from codeblanks.content.public import reading_next
 from codeblanks.web import quotas, selectors, services, tokens
 from codeblanks.web.views.common import absolute_url, client_address
 
@@ -111,7 +112,11 @@ def lessons(request):
         return bad
     served = selectors.lesson_list()
     titles = {course.id: course.title for course in selectors.course_list()}
-    rows = [_lesson_json(request, x, titles.get(x.course_id, "")) for x in served]
+    following = reading_next(selectors.course_list())
+    rows = [
+        {**_lesson_json(request, x, titles.get(x.course_id, "")), "next": following.get(x.id)}
+        for x in served
+    ]
     header = request.headers.get("Authorization", "")
     if header:
         who = tokens.bearer_learner(header)
@@ -122,6 +127,8 @@ def lessons(request):
             mine = progress.get(lesson.uuid, selectors.EMPTY)
             row["progress"] = {
                 "solved": mine.solved,
+                # begun (a run, code, an answer) but not solved: the web's "Tried"
+                "tried": not mine.solved and mine.state(lesson) != selectors.NOT_STARTED,
                 "revealed": mine.revealed,
                 "questions_right": mine.questions_right(lesson),
                 "questions": len(lesson.questions),

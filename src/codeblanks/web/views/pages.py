@@ -16,12 +16,25 @@ from codeblanks.web.coursemap import course_maps
 from codeblanks.web.learners import learner_from_request
 from codeblanks.web.views import tokens as token_views
 
+# The courses the home page lists first, before the catalogue's order: the one for people who
+# have never programmed, so a beginner meets it before the NumPy map (the learner trial's F12).
+# The order of the lessons inside each course is the course's own, untouched.
+HOME_FIRST = ("python-from-the-first-line",)
+
+
+def _home_order(maps: list, working: bool) -> list:
+    """A learner at work keeps the map of their course first (``course_maps``)."""
+    return maps if working else sorted(maps, key=lambda m: m.course.id not in HOME_FIRST)
+
 
 @require_safe
 def home(request):
     learner = learner_from_request(request)
     overview, resume = selectors.course_overview(learner), selectors.resume_point(learner)
-    context = {"resume": resume, "maps": course_maps(overview, resume)}
+    context = {
+        "resume": resume,
+        "maps": _home_order(course_maps(overview, resume), resume is not None),
+    }
     if request.user.is_authenticated:  # the review queue's count (web/reviews.py)
         context["reviews_due"] = len(reviews.due_today(request.user.pk))
     return render(request, "codeblanks/home.html", context)
