@@ -101,3 +101,13 @@ def test_adding_a_co_teacher_needs_the_csrf_token(taught):
     strict.force_login(room.teacher)
     assert strict.post(f"/classes/{room.pk}/teachers", {"username": "carol"}).status_code == 403
     assert list(room.co_teachers.all()) == []
+
+
+def test_a_co_teacher_without_the_teacher_role_is_offered_classes_in_the_menu(taught):
+    from codeblanks.web.teaching.templatetags.classnav import sees_classes
+
+    _t, token, room = taught
+    bob = user("bob")
+    assert not sees_classes(bob)
+    patch(f"/api/classes/{room.pk}", {"add_teacher": "bob"}, token)
+    assert sees_classes(bob)
