@@ -1,6 +1,6 @@
 """Train the capstone's tiny GPT (lesson 25, generate.py) on a short text, in NumPy only.
 
-    nice python train.py            # about a minute on one core; writes weights.npz here
+    nice python train.py            # under a minute of CPU; writes weights.npz and weights.txt here
     nice python train.py --check    # compare the hand-written gradients with finite differences
 
 The model is exactly the one generate.py runs: token embeddings E (also the output layer),
@@ -15,8 +15,11 @@ only of the ten characters of the tokens lesson, " acehmnost", so that the vocab
 one the learner built there. A model this small learns such a text nearly by heart.
 
 After training, every number is rounded to a multiple of 1/STEP and stored as one signed byte;
-generate.py unpacks that string (WEIGHTS) with base64. This script writes the same numbers to
-weights.npz and prints the string to paste into the lesson's programs.
+generate.py unpacks that string (WEIGHTS) with base64: the sandbox gives a learner's program no
+files, so the weights travel inside it. This script writes the same numbers to weights.npz and the
+string, in lines, to weights.txt, to paste into WEIGHTS of the lesson's programs (starter.py,
+solution.py, the tr/ copies and mistakes/*.py); then regenerate expected.txt from solution.py.
+The greedy text it prints for "the ca" is what generate.py prints.
 """
 
 from __future__ import annotations
