@@ -25,7 +25,7 @@ def loss_and_gradient(W, inputs, targets):
 losses = []
 for step in range(60):
     loss, grad = loss_and_gradient(W, inputs, targets)
-    losses.append(loss)
+    losses.append(float(loss))
     W = W - rate * grad  # one step downhill
 
 print(np.round(losses[::10], 3))
