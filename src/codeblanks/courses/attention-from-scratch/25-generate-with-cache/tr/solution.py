@@ -1,3 +1,5 @@
+import base64
+
 import numpy as np
 
 
@@ -83,6 +85,31 @@ def random_model(seed, vocab_size, d_model, n_heads, n_blocks, n_ctx):
     }
 
 
+def trained_model(packed, vocab_size, d_model, n_heads, n_blocks, n_ctx):
+    """_model/train.py'nin (bu dersin klasöründe) eğittiği ağırlıklar: her sayı 1/32'nin bir tam
+    katıdır ve tek bir işaretli bayt olarak saklanır; `packed` bu baytların base64 yazımıdır."""
+    numbers = np.frombuffer(base64.b64decode(packed), dtype=np.int8) / 32
+    taken = 0
+
+    def take(*shape):
+        nonlocal taken
+        size = int(np.prod(shape))
+        taken += size
+        return numbers[taken - size : taken].reshape(shape)
+
+    E = take(vocab_size, d_model)
+    P = take(n_ctx, d_model)
+    blocks = []
+    for _ in range(n_blocks):
+        p = {name: take(d_model, d_model) for name in ("W_q", "W_k", "W_v", "W_o")}
+        p.update(W1=take(d_model, 4 * d_model), b1=take(4 * d_model))
+        p.update(W2=take(4 * d_model, d_model), b2=take(d_model))
+        for k in ("1", "2"):
+            p.update({"gamma" + k: take(d_model), "beta" + k: take(d_model)})
+        blocks.append(p)
+    return {"E": E, "P": P, "blocks": blocks, "n_heads": n_heads, "gamma_f": take(d_model), "beta_f": take(d_model)}
+
+
 def empty_cache(model):
     """Henüz hiç belirteç olmayan bir bloğun KV önbelleği: (n_heads, 0, d_head) şeklinde anahtarlar ve değerler."""
     n_heads = model["n_heads"]
@@ -130,14 +157,52 @@ def generate(prompt, n_new, model):
     return ids
 
 
-# Belirteçler dersinin karakterleri ve onlar üzerinde eğitilmemiş bir model: yazdığı metin
-# rastlantıdır, ama aritmetiği gerçek bir GPT'ninkidir.
+# Belirteçler dersinin karakterleri ve bu karakterlerle yazılmış kısa bir metin üzerinde eğitilmiş
+# küçük bir GPT (eğitim metni ve betik _model/train.py'de; metin İngilizcedir). 2.032 sayısı, paketlenmiş:
+WEIGHTS = (
+    "AAbWGiDv8P3t3CEf9QLk6toOAtj+CRnz/yb+DOkHyzcS/+Ih0vYcF/gN8w0KBkHbNEkm+QYP4ffl"
+    "OCn468wN8AEg1AXgB+7PQ/UaAP/rDvkdLAgn+b/45gwe/w/90PXvDRz+CP/b9/oOHAEHBeT8/g0Z"
+    "AQYG6v//DxkECAnxBAEGDv4AAOv79wgOAQED8f36CQwDAgX0/vsDBf38APD59wsMBwUK/AL/BQUC"
+    "AAT4/PsIBwYDCP4B/wIBAP0D+/v6AgEB/gP9/PsFAgQABQH//wP/Av4DAf39/Pj89/z89/cB/AH8"
+    "AgP9/QgCCQMJCwQEAvwD/QMH//8C+QL8AQf+/QL6AvsCCf/+APgB+QAI/v0D+AP7Agv//wX6BfwE"
+    "DgIBAvYB+AEL//0I+wf9BxIEBAL2AfgBDf//AvQA9gAN/v0C8wD0/wz9/QT1AvYADv/+BgkM6PsF"
+    "9Qv2AwkI9gn9Cw4U/gYJ/gv6F/QCChEG9/0FBOz88w4OAQ8NCQwO8/8W9QP4BQANEu/vF/4aC/kT"
+    "+vPxCgEQ/wAR6v72DxL8G/kDCwQK/AkN9f358P0RGxD/9/sN+gXu+ukF3ALy8AfzAAv7BPL2Cwzq"
+    "/wUD+gYL8vQGD//j8fYR/PsVFPwI7/4I7woEBef95h758P75BR0I3+/hFx8W/P/77AgV8Q8NAx0G"
+    "Dfrp+wAG8BPwFvfzCvP2Bf8IFeoc8P/2//cH7OENGxUFBhT56gDdCPQC6gP39/kXDOb3JwUOBh0Q"
+    "+gDvAf/4A//2BA4B+e/1AgLrAPP8Fg/tDPkTCfEHFhQT6ggUAhDv8vAJASf9AgkK7RASCgjx7/r8"
+    "/RX9BgQe+BP0CAYJ+gEL6Pn08vYD6e8I1RgRBfLyC/AO/PoNGfj33gb09Rjq+wQM5Aj8FRECB/Yd"
+    "9vsFBwz/CtYB9vkD/AT7A+j48Aj+BQcHGw0SDgjw8AYN1gPj7xvx/QwQ9vD28vUT++H0Cx4IBPYQ"
+    "9wDZCO8eA+z7CAf26ADzBeYUGez2AQEB9vcM/xTw9fr6DBX/AAjsCurwASj6//zuGQ4YCwsQCwT/"
+    "+u0O+vUBBgH4BiMJCvbxA/AXAfzz3PHlDf0RCvse4A4I/Pr7AevzBv4F9hMMBQf+Ixj5/fzy/ej4"
+    "/P35/wL6+wUFDP0O+P7/+g3+/fMA/fXo7fgJBwsJAPT0BxMHDez57vn7Bf8L9vQAC+oABwfpGwsA"
+    "CP4I/gLvF/LrFRIF+xEC6P37+RME9P4YBOoD/vwQ/vcGAxn79P8C8OMEFAwEAf/89wAD/ff97hf/"
+    "BQX97vn3/fL+BPbyCgP5CvwAAPsS+P0ABQQLFgLm+wT7DgHwEA30B/8P9AHq8wPx9PsNAvwH/A0G"
+    "AQL19A72A/8ECPUDBf0PAP0B+fb6/esEC/X1/QgHDAUQBe4ACQEOBPb+AQf1/wEN+O4I9AcOBv/j"
+    "/wgABQT9AgYA//ET9QsF7vwK6AoI/fz39hD0CP4BEgb5Bd39+QkF6vP7EgTv7t0ACAwW/w//APkE"
+    "/wEDARkfHRwfHSEcAf77/QH5+vQmJyccJBwnH/8BBQb6AvsG5/cU8QLu8gHyBO7w1RXr5wkABw4L"
+    "GvAJDAb//fUJCAcHEPnxF+gO+fP/AxcE++cZ/gkV8fAA+eD96/bo+N8B9vUH/P8J9Q4E8AsA8fTn"
+    "+wcF/w8T/P8N3Rb27wUW+w//JgoKABn0AwfjFRUO9vzuAv76DuT4HOr+5OgD+wIWChzw+/b36Pv7"
+    "BwICDAAGDA33/vgT8Av6DgQE8f738+sJBgT3CyUDA/L7Dx7++fv8Bt36CwL47wzx+g8F/wX08+/v"
+    "8foEBwQBDwL6ABEI/ejt/O/5BP0HH/UJCQccBewB+PUL5QEd/P0B+fIF5Az9+/4K6vcFAwwR9QDq"
+    "/Ary/AgBD/jh7vvzGgTy+ecQFRAKAB7pEQLp9Ajy4f3aCPgBDgXmDSni9AXs8On99A/48hci7QEE"
+    "7P797Rr7AvYABf37BwbrE+/9+BTz79H9CPcJAAT2Awzv5/ohAfTv4Pb7ER4k6f7t9RkH6ewE7vHf"
+    "Bfvl2RHtCQTuEucWA/MAFQ4B6O4BEtz7APPy4AMVAPcL9gIKGvzvJh/w8/f5CQ0FAvII/xkP6/Xu"
+    "8wEa++/x6w0I4vf6/wj+/PX4AhwIDhYS/eoi+9gFFO8I+/EJ8xYAEQLwAPENAuX69wUE8Q4G4xYP"
+    "//7xHeMFFAQA8fAJAQYF5vXw1gT4FwgLGecK2wf57vD45AH1+/wE8P7u/vf+8wkI7gXwBgsA9/0B"
+    "8PH9APv5++D6/wf46gEQ7xABFvMS+P/7AvMO9QX89AEE/BQH//X7ABPoAwMF+QIA8gz3BvcJ/hbt"
+    "/f0O7fMa+hD1DP/59AoB//rwBhAPAxfzBAj8/iH9BvQABP0C2xTz/wn4CAMC/vcE7vURAgoB/PUA"
+    "APDsJQT2G/XmE/wR7gLzCf/wCOboGwz2Dgf6C/4AD/z2+gf+Ff0F+gEV5RoQDPjz+Owa+Q33AAH4"
+    "/wDvDAj17QAN7gjqDgME8fr8/fkDCBcI/RcG8wPo/A/+DOro9fv7+Pb98hjv9QUOAQYD9/LqDfb6"
+    "Dfv2Bv8QBQrxBQoG7hcV3fr8I+n1EQ/x9A36Aw75CwP57Qvu+Qv8Av0F/wEAAx8oIiAiHyUb+AIG"
+    "+gAJAP8lKCYpMiQiIwb9CQECBggNcGZaNmg4YGX49v0F8vPyBQ=="
+)
 chars = [" ", "a", "c", "e", "h", "m", "n", "o", "s", "t"]
 prompt = [9, 4, 3, 0, 2, 1]  # "the ca"
-model = random_model(25, vocab_size=len(chars), d_model=8, n_heads=2, n_blocks=2, n_ctx=16)
+model = trained_model(WEIGHTS, vocab_size=len(chars), d_model=8, n_heads=2, n_blocks=2, n_ctx=32)
 
-fast = generate(prompt, 8, model)
-slow = generate_uncached(prompt, 8, model)
+fast = generate(prompt, 24, model)
+slow = generate_uncached(prompt, 24, model)
 print(fast)
 print(repr("".join(chars[i] for i in fast)))
 print(fast == slow)
