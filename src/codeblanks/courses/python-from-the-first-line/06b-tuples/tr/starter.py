@@ -1,0 +1,11 @@
+def fibonacci(n):
+    """İlk n Fibonacci sayısının listesi: 0, 1, 1, 2, 3, 5, 8, ..."""
+    numbers = []
+    a, b = 0, 1
+    for i in range(n):
+        numbers.append(a)
+        ____
+    return numbers
+
+
+print(fibonacci(10))

@@ -1,0 +1,10 @@
+n = 91
+
+# n'nin 1'den büyük en küçük bölenini şöyle yazdır: 91 = 7 x 13
+# ya da, hiç yoksa: 97 is prime
+for d in range(2, n):
+    if n % d == 0:
+        print(f"{n} = {d} x {n // d}")
+        break
+else:
+    print(f"{n} is prime")
