@@ -33,7 +33,7 @@ def _course(course_id: str):
 def _section(page: str, course_id: str) -> str:
     """The part of a page from one course's heading to the next course's."""
     start = page.index(f'id="course-{course_id}"')
-    end = page.find('<section class="course"', start)
+    end = page.find('<h2 id="course-', start + 1)
     return page[start : end if end != -1 else len(page)]
 
 

@@ -15,6 +15,7 @@ import zlib
 from dataclasses import dataclass
 
 from codeblanks.content.model import BLANK, BlankQuestion, Lesson, Question
+from codeblanks.content.pysource import parse_tree
 from codeblanks.i18n import gettext as _
 from codeblanks.learning.answers import question_get
 
@@ -72,7 +73,7 @@ def _comment(text: str) -> str:
 
 def _picks(solution: str, starred: set[str]) -> list[_Pick]:
     try:
-        tree = ast.parse(solution)
+        tree = parse_tree(solution)
     except (SyntaxError, ValueError):
         return []
     lines = solution.splitlines()
