@@ -64,16 +64,27 @@ format: install
 # even when the first failed, so one failure never hides the other stage's result.
 test: system lint test-suite
 
+# Each stage's output is also kept in test-artifacts/stage-*.log, so that the last lines of a red
+# run (all a CI page may show) name the failures of both stages again.
 test-suite: install
-	@status=0; \
-	$(BIN)/pytest $(XDIST) -m "not postgres" || status=1; \
+	@mkdir -p test-artifacts; rm -f test-artifacts/stage-*; status=0; \
+	{ $(BIN)/pytest $(XDIST) -m "not postgres" || echo "== stage failed" >> test-artifacts/stage-sqlite.failed; } \
+		2>&1 | tee test-artifacts/stage-sqlite.log; \
 	if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "== database tests again on PostgreSQL ($(PG_URL)), and the multi-node test"; \
-		CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest $(XDIST) -m "django_db or postgres" tests/web tests/deploy || status=1; \
+		{ CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest $(XDIST) -m "django_db or postgres" tests/web tests/deploy \
+			|| echo "== stage failed" >> test-artifacts/stage-postgresql.failed; } 2>&1 | tee test-artifacts/stage-postgresql.log; \
 	else \
 		echo "== SKIPPED: no PostgreSQL answers at $(PG_URL); the PostgreSQL run did not happen"; \
 	fi; \
-	if [ $$status -ne 0 ]; then echo "== make test: FAILED (see the stage above)"; fi; \
+	for stage in sqlite postgresql; do \
+		if [ -e test-artifacts/stage-$$stage.failed ]; then \
+			status=1; rm test-artifacts/stage-$$stage.failed; \
+			echo "== the $$stage stage failed:"; \
+			grep -E "^(FAILED|ERROR) |^=+ .* in [0-9.]+s" test-artifacts/stage-$$stage.log | head -30; \
+		fi; \
+	done; \
+	if [ $$status -ne 0 ]; then echo "== make test: FAILED (see the stages above)"; fi; \
 	exit $$status
 
 # The proof that the suite passes every time: `make test-repeat N=5` runs it N times in a row
