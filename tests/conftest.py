@@ -1,8 +1,11 @@
 """Shared test set-up for the whole suite."""
 
 import os
+import sys
 import threading
 import time
+import traceback
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -81,9 +84,19 @@ def _left(threads_before: set[threading.Thread], children_before: set[int]) -> l
         for pid in _children() - children_before - mine
         if not any(kept in _cmdline(pid) for kept in KEPT_PROCESSES)
     }
-    return [f"thread {t.name!r}" for t in threads if t.is_alive()] + [
+    return [f"thread {t.name!r} at {_where(t)}" for t in threads if t.is_alive()] + [
         f"process {pid} ({_cmdline(pid)})" for pid in children
     ]
+
+
+def _where(thread: threading.Thread) -> str:
+    """Where a thread left behind is waiting: its innermost frames, so that a red run names
+    the code that holds it, not only its name."""
+    frame = sys._current_frames().get(thread.ident or -1)
+    if frame is None:
+        return "(gone)"
+    frames = traceback.extract_stack(frame)[-3:]
+    return " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(frames))
 
 
 def _cmdline(pid: int) -> str:

@@ -3,9 +3,12 @@ server, with the real sandbox, grader and built-in course."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
+import socket
+import weakref
 from pathlib import Path
 
 import pytest
@@ -59,8 +62,27 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="session")
+def live_connections(live_server):
+    """The live server's open connections. Its request threads serve HTTP/1.1 keep-alive: a
+    client that keeps a connection open (Chromium's pool, a requests session) keeps a thread
+    waiting on it, which the leak guard (tests/conftest.py) would blame on whichever test
+    made the connection. ``site`` closes them when its test ends, as a client going away would."""
+    server = live_server.thread.httpd
+    accepted: weakref.WeakSet[socket.socket] = weakref.WeakSet()
+    accept = server.get_request
+
+    def get_request():
+        connection, address = accept()
+        accepted.add(connection)
+        return connection, address
+
+    server.get_request = get_request
+    return accepted
+
+
 @pytest.fixture
-def site(live_server, page, settings):
+def site(live_server, live_connections, page, settings):
     """The live server's base URL (also its CODEBLANKS_SITE_URL, for reset links). The test
     fails if the page logs an error: a script that failed, or anything the
     Content-Security-Policy blocked."""
@@ -84,7 +106,12 @@ def site(live_server, page, settings):
     page.on("console", on_console)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     yield live_server.url
-    assert not errors, errors
+    try:
+        assert not errors, errors
+    finally:
+        for connection in list(live_connections):
+            with contextlib.suppress(OSError):  # closed already
+                connection.shutdown(socket.SHUT_RDWR)  # its thread reads the end and returns
 
 
 def set_code(page, code: str) -> None:
