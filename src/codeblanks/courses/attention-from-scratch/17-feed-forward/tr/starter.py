@@ -14,7 +14,7 @@ def relu(z):
     return ____
 
 
-# buraya yaz: her ____ yerine gereken kodu yaz.
+# buraya yaz: her ____ yerine gereken kodu koy.
 hidden = ____  # (n, d_ff): her belirteç W1 ve b1 ile genişletilir, sonra relu'dan geçer
 Y = ____  # (n, d_model): her belirteç W2 ve b2 ile yeniden d_model'e yansıtılır
 

@@ -7,7 +7,7 @@ def next_token_probs(logits, temperature=1.0, top_k=None):
     logits = np.asarray(logits, dtype=float)
     if temperature == 0:
         probs = np.zeros(len(logits))
-        # buraya yaz: bu fonksiyonda ve sonrakinde her ____ yerine kodunu yaz.
+        # buraya yaz: bu fonksiyonda ve sonrakinde her ____ yerine kendi kodunu koy.
         probs[____] = 1.0  # bütün olasılık en iyi belirteçte (beraberlikte ilkinde)
         return probs
     z = ____  # bu sıcaklıktaki logitler
