@@ -63,6 +63,16 @@ PATTERNS = {
         "`X * X` eleman eleman çarpar",
     ),
     "indis beside the course's indeks": (r"\bindis", "(1, 0) indisinde", "(1, 0) indeksinde"),
+    "a question heading without its question mark": (
+        r"^#+ Neler ters gidebilir\s*$",
+        "## Neler ters gidebilir",
+        "## Neler ters gidebilir?",
+    ),
+    "a decimal point in plain prose (Turkish writes a comma)": (
+        r"\b\d+\.\d+ (milyon|milyar|bin)",
+        "124 milyonun yaklaşık 38.6 milyonu",
+        "124 milyonun yaklaşık 38,6 milyonu",
+    ),
 }
 # the lessons speak to the learner as sen (docs/translating.md); the interface may say sizinki
 LESSON_ONLY = {

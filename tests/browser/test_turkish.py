@@ -28,7 +28,7 @@ def test_the_course_in_turkish_solved_and_answered(site, page, width):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/?lang=tr")
     expect(page.locator("html")).to_have_attribute("lang", "tr")
-    expect(page.locator("main")).to_contain_text("Sıfırdan dikkat")
+    expect(page.locator("main")).to_contain_text("Sıfırdan dikkat mekanizması")
     expect(page.locator("main")).to_contain_text("Başlangıç")
     assert axe_violations(page) == []
     page.get_by_role("link", name="Sorgu, Anahtar, Değer").first.click()

@@ -159,7 +159,7 @@ def test_a_lesson_folder_keeps_its_language_and_names_everything_in_it(learner_h
     out = capsys.readouterr().out
     assert "Sorgu, Anahtar, Değer (Orta)" in out and "Intermediate" not in out
     readme = (learner_home / "w" / "README.md").read_text()
-    assert readme.splitlines()[2].startswith("*Orta · Sıfırdan dikkat*"), readme[:200]
+    assert readme.splitlines()[2].startswith("*Orta · Sıfırdan dikkat mekanizması*"), readme[:200]
     assert json.loads((learner_home / "w" / ".codeblanks.json").read_text())["language"] == "tr"
     assert main(["learn", "test", "w"]) == 1  # no --lang: the folder's own
     out = capsys.readouterr().out

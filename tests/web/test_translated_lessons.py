@@ -40,7 +40,7 @@ def test_the_lesson_page_in_turkish_is_the_turkish_lesson(client):
 
 def test_the_home_page_lists_the_course_in_turkish(client):
     page = client.get("/?lang=tr").content.decode()
-    assert "Sıfırdan dikkat" in page and "Başlangıç" in page
+    assert "Sıfırdan dikkat mekanizması" in page and "Başlangıç" in page
     assert "Attention from scratch" not in page
 
 

@@ -50,7 +50,7 @@ def test_the_home_page_shows_both_courses_with_their_lessons(client):
 
 def test_the_home_page_shows_both_courses_in_turkish(client):
     page = client.get("/?lang=tr").content.decode()
-    assert "Sıfırdan dikkat" in page and "İlk satırdan Python" in page
+    assert "Sıfırdan dikkat mekanizması" in page and "İlk satırdan Python" in page
     python = _section(page, PY)
     assert "Başlangıç" in python and "Yazdırma ve değişkenler" in python
     assert "Python from the first line" not in page and "Printing and variables" not in page
@@ -111,7 +111,7 @@ def test_progress_counts_a_solved_python_lesson_in_its_own_course(client):
     ("lang", "titles"),
     [
         ("en", {"Attention from scratch", "Python from the first line"}),
-        ("tr", {"Sıfırdan dikkat", "İlk satırdan Python"}),
+        ("tr", {"Sıfırdan dikkat mekanizması", "İlk satırdan Python"}),
     ],
 )
 def test_the_api_names_each_lesson_s_course_in_the_language_asked_for(client, lang, titles):

@@ -20,7 +20,7 @@ W_o = np.array(
 )
 
 n, d_model = X.shape
-# buraya yaz: her ____ yerine gereken kodu yaz.
+# buraya yaz: her ____ yerine gereken kodu koy.
 d_head = ____  # bir başın genişliği
 Q = X @ W_q
 K = X @ W_k

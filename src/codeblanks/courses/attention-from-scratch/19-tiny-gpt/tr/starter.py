@@ -31,7 +31,7 @@ def causal_self_attention(x, W_q, W_k, W_v, W_o, n_heads):
 
 
 def feed_forward(x, W1, b1, W2, b2):
-    """Konum bazlı ağ: genişlet, ReLU uygula, geri izdüşür."""
+    """Konum bazında çalışan ağ: genişlet, ReLU uygula, eski genişliğe yansıt."""
     return np.maximum(x @ W1 + b1, 0.0) @ W2 + b2
 
 

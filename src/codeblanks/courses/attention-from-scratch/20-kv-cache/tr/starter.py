@@ -33,7 +33,7 @@ V_cache = np.zeros((0, W_v.shape[1]))
 outputs = []
 for t in range(X.shape[0]):
     x = X[t : t + 1]  # (1, d_model): yalnızca yeni gelmiş belirteç
-    # buraya yaz: dört ____ yerine kodunu yaz.
+    # buraya yaz: dört ____ yerine kendi kodunu koy.
     q = ____  # (1, d_k): sorgusu
     K_cache = ____  # (t + 1, d_k): gelen tüm anahtarlar, en yenisi sonda
     V_cache = ____  # (t + 1, d_v): gelen tüm değerler

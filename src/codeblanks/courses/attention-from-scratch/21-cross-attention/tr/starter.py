@@ -10,7 +10,7 @@ def softmax(z, axis):
 
 
 # Yazılmakta olan cümlenin iki belirteci (bunlar sorar), okunan cümlenin üç belirteci (bunlar
-# yanıtlar). İkisinde de belirteç başına d_model = 4 öznitelik var.
+# cevaplar). İkisinde de belirteç başına d_model = 4 öznitelik var.
 X_dec = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]])
 X_enc = np.array([[2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]])
 # Öğrenilmiş gibi sabit izdüşümler: sorgular ve anahtarlar dört özniteliğin hepsini tutar (d_k = 4),

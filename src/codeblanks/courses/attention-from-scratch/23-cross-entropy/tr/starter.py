@@ -15,7 +15,7 @@ logits = np.array(
     ]
 )
 
-# buraya yaz: her ____ yerine kodunu yaz.
+# buraya yaz: her ____ yerine kendi kodunu koy.
 scored = ____  # (n - 1, vocab): bir sonraki belirteci metinde olan satırlar
 targets = ____  # (n - 1,): o satırların her birinden sonra gerçekte gelen belirteç
 log_probs = ____  # (n - 1, vocab): her satırın kararlı biçimde hesaplanan log-softmax'ı

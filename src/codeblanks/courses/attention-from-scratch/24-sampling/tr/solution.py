@@ -20,8 +20,8 @@ def next_token_probs(logits, temperature=1.0, top_k=None):
 
 
 def sample(logits, rng, temperature=1.0, top_k=None):
-    """next_token_probs'tan rng üreteciyle çekilen bir belirteç kimliği: aynı rng durumu her zaman aynı
-    belirteci çeker."""
+    """next_token_probs'tan rastgele sayı üreteci rng ile çekilen bir belirteç kimliği: rng aynı
+    durumdaysa hep aynı belirteci çeker."""
     probs = next_token_probs(logits, temperature, top_k)
     return int(rng.choice(len(probs), p=probs))
 

@@ -7,7 +7,7 @@ def next_token_probs(logits, temperature=1.0, top_k=None):
     logits = np.asarray(logits, dtype=float)
     if temperature == 0:
         probs = np.zeros(len(logits))
-        # buraya yaz: bu fonksiyonda ve sonrakinde her ____ yerine kodunu yaz.
+        # buraya yaz: bu fonksiyonda ve sonrakinde her ____ yerine kendi kodunu koy.
         probs[____] = 1.0  # bütün olasılık en iyi belirteçte (beraberlikte ilkinde)
         return probs
     z = ____  # bu sıcaklıktaki logitler
@@ -21,8 +21,8 @@ def next_token_probs(logits, temperature=1.0, top_k=None):
 
 
 def sample(logits, rng, temperature=1.0, top_k=None):
-    """next_token_probs'tan rng üreteciyle çekilen bir belirteç kimliği: aynı rng durumu her zaman aynı
-    belirteci çeker."""
+    """next_token_probs'tan rastgele sayı üreteci rng ile çekilen bir belirteç kimliği: rng aynı
+    durumdaysa hep aynı belirteci çeker."""
     probs = next_token_probs(logits, temperature, top_k)
     return ____  # rng ile çekilen bir kimlik, Python int'i olarak
 

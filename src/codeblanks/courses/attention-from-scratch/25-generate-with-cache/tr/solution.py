@@ -18,7 +18,7 @@ def layer_norm(x, gamma, beta, eps=1e-5):
 
 
 def feed_forward(x, W1, b1, W2, b2):
-    """Konum konum çalışan ağ: genişlet, ReLU, geri izdüşür."""
+    """Konum konum çalışan ağ: genişlet, ReLU, eski genişliğe yansıt."""
     return np.maximum(x @ W1 + b1, 0.0) @ W2 + b2
 
 

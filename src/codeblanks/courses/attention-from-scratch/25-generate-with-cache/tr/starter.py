@@ -18,7 +18,7 @@ def layer_norm(x, gamma, beta, eps=1e-5):
 
 
 def feed_forward(x, W1, b1, W2, b2):
-    """Konum konum çalışan ağ: genişlet, ReLU, geri izdüşür."""
+    """Konum konum çalışan ağ: genişlet, ReLU, eski genişliğe yansıt."""
     return np.maximum(x @ W1 + b1, 0.0) @ W2 + b2
 
 
@@ -123,7 +123,7 @@ def cached_attention(x, p, n_heads, cache):
     önbelleğin tamamına dikkat eder."""
     d_model = x.shape[1]
     q = split_heads(x @ p["W_q"], n_heads)  # (n_heads, 1, d_head)
-    # buraya yaz: her ____ yerine kodunu yaz (bu fonksiyonda ve alttaki ikisinde).
+    # buraya yaz: her ____ yerine kendi kodunu koy (bu fonksiyonda ve alttaki ikisinde).
     cache["K"] = ____  # (n_heads, t + 1, d_head): önbellekteki anahtarlar, bu belirtecinki sonda
     cache["V"] = ____  # (n_heads, t + 1, d_head): önbellekteki değerler, bu belirtecinki sonda
     scores = ____  # (n_heads, 1, t + 1): sorgularının önbellekteki her anahtara karşı skorları, ölçekli

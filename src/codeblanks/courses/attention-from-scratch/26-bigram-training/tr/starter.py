@@ -17,7 +17,7 @@ def loss_and_gradient(W, inputs, targets):
     shifted = logits - np.max(logits, axis=1, keepdims=True)
     probs = np.exp(shifted) / np.sum(np.exp(shifted), axis=1, keepdims=True)
     loss = -np.mean(np.log(probs[np.arange(n), targets]))
-    # Kodunu buraya yaz: her ____ yerine kodunu yaz (bu fonksiyonda ve aşağıdaki döngüde).
+    # buraya yaz: her ____ yerine kendi kodunu koy (bu fonksiyonda ve aşağıdaki döngüde).
     d_logits = ____  # (n, V): kaybın her logitle nasıl değiştiği
     grad = np.eye(len(W))[inputs].T @ d_logits  # W'nin her satırı, onu kullanan satırları toplar
     return loss, grad
