@@ -339,9 +339,7 @@ def class_set_policy(room: Classroom, kind: str, penalty: int | None = None) -> 
     room.save(update_fields=["late_policy", "late_penalty"])
 
 
-def class_set_scoring(
-    room: Classroom, exercise: int, question: int, after_review: bool
-) -> bool:
+def class_set_scoring(room: Classroom, exercise: int, question: int, after_review: bool) -> bool:
     """The class's points (the exercise's, each question's) and whether answers after review
     count; ``ClassError`` for points it cannot take. True when that changed anything: the
     scores shown change at once, and those of its LMS learners are sent again (signals.py)."""
