@@ -480,8 +480,8 @@ class LaunchView(View):
 
 def score(link: LtiGrade) -> tuple[float, float]:
     """(given, maximum) for what the link grades, from the learner's progress now: a lesson's
-    points, or a class's lessons' points added up (``scores.py``: the best kept, nothing earned
-    once the answers were seen), exactly as the roster shows them."""
+    points, or a class's lessons' points added up by the class's rules (``scores.py``: the best
+    kept, the answers seen counting only if the class says so), exactly as the roster shows."""
     policy = scores.ON_TIME
     lessons: list[tuple[Lesson, datetime | None]] = []
     if link.classroom is not None:
