@@ -51,6 +51,8 @@ def test_a_new_code_and_link_leave_the_old_ones_joining_no_one(taught):
         "time_zone",
         "late_policy",
         "late_penalty",
+        "weights",
+        "count_after_review",
     }
     room.refresh_from_db()
     assert room.join_code != old_code and room.join_token != old_token

@@ -23,8 +23,9 @@ from .test_learner_api import auth, make_token
 
 pytestmark = pytest.mark.django_db
 KEYS = st.sampled_from(
-    ["time_zone", "late_policy", "late_penalty", "add_teacher", "lessons", "due", "rotate_code"]
-)
+    ["time_zone", "late_policy", "late_penalty", "add_teacher", "lessons", "due", "rotate_code",
+     "weights", "count_after_review"]
+)  # fmt: skip
 BODY = st.one_of(JSON_VALUE, st.dictionaries(KEYS, JSON_VALUE, max_size=4))
 EXTENSION = st.one_of(
     JSON_VALUE,
@@ -85,7 +86,8 @@ def test_the_class_pages_forms_are_below_500(taught, username, lesson, due, poli
         (f"{base}/late-policy", {"late_policy": policy, "late_penalty": penalty}),
         (f"{base}/teachers", {"username": username}),
         ("/classes/new", {"name": "x", "lessons": [FIRST.id], "time_zone": policy,
-                          f"due-{FIRST.id}": due}),
+                          f"due-{FIRST.id}": due, "exercise_points": penalty}),
+        (f"{base}/edit", {"name": "x", "lessons": [FIRST.id], "question_points": penalty}),
     ):  # fmt: skip
         assert t.post(url, data).status_code < 500, (url, data)
 

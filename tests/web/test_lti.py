@@ -115,16 +115,20 @@ def test_the_lms_gets_the_rosters_score_which_never_goes_down_nor_counts_seen_an
     platform, live_server
 ):
     """Right, wrong, a review, a revealed solution pasted back: every score the LMS receives,
-    with the real sandbox and grader, is the roster's and never lower than the one before."""
+    with the real sandbox and grader, is the roster's, weighted by the class (the exercise 3,
+    each question 2), and never lower than the one before. A change to the class's rules sends
+    the new score at once, with no launch and nothing done by the learner: weights that change
+    only the maximum, then answers after review counting."""
     teacher = get_user_model().objects.create_user("teacher", password="x" * 20)
     call_command("grant_teacher", "teacher", stdout=io.StringIO())
     teacher = get_user_model().objects.get(pk=teacher.pk)
-    room = classes.class_create(teacher, classes.Plan("7B", (FIRST.id, LAST.id), {}))
+    plan = classes.Plan("7B", (FIRST.id, LAST.id), {}, exercise_points=3, question_points=2)
+    room = classes.class_create(teacher, plan)
     browser = requests.Session()
     platform.launch(
         browser, registration(), sub=new_sub(), custom={"class": room.join_code}, lineitem=8
     )
-    top = 1 + len(FIRST.questions) + 1
+    top = 3 + 2 * len(FIRST.questions) + 3
     assert platform.wait_for_scores(1)[-1]["scoreGiven"] == 0
 
     def post(path, data=None):
@@ -134,25 +138,38 @@ def test_the_lms_gets_the_rosters_score_which_never_goes_down_nor_counts_seen_an
         )
         assert answer.status_code == 200, answer.text
 
-    post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "1"})  # right: 1
-    assert platform.wait_for_scores(2, until=lambda s: s[-1]["scoreGiven"] >= 1)
-    post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "0"})  # wrong after it: still 1
+    post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "1"})  # right: 2
+    assert platform.wait_for_scores(2, until=lambda s: s[-1]["scoreGiven"] >= 2)
+    post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "0"})  # wrong after it: still 2
     post(f"/lessons/{LAST.id}/solution")  # revealed, then pasted back: no point
     run(browser, live_server, LAST.id, LAST.exercise.solution)
     assert browser.get(f"{live_server.url}/lessons/{FIRST.id}/review/").status_code == 200
     pairs = {"match-0": "0", "match-1": "1", "match-2": "2"}
     post(f"/lessons/{FIRST.id}/questions/pairs", pairs)  # right, after the review: 0
     assert 'data-verdict="correct"' in run(browser, live_server, FIRST.id, FIRST.exercise.solution)
-    scores = platform.wait_for_scores(3, until=lambda s: s[-1]["scoreGiven"] >= 2)
+    scores = platform.wait_for_scores(3, until=lambda s: s[-1]["scoreGiven"] >= 5)
 
     user = LtiGrade.objects.get(lineitem__endswith="/8").user
     report = roster.roster_json(roster.roster(room))
     cells = next(x for x in report["learners"] if x["username"] == user.username)["lessons"]
-    assert (cells[FIRST.id]["score"], cells[LAST.id]["score"]) == (2, 0)
-    assert lti.score(LtiGrade.objects.get(lineitem__endswith="/8")) == (2.0, float(top))
+    assert (cells[FIRST.id]["score"], cells[LAST.id]["score"]) == (5, 0)
+    assert lti.score(LtiGrade.objects.get(lineitem__endswith="/8")) == (5.0, float(top))
     given = [s["scoreGiven"] for s in scores]
-    assert given == sorted(given) and set(given) == {0, 1, 2}, given  # never down, never free
+    assert given == sorted(given) and set(given) == {0, 2, 5}, given  # never down, never free
     assert {s["scoreMaximum"] for s in scores} == {top}
+    sent = len(scores)
+
+    # Weights that keep what was earned (4 + 1 = 5) and change only the maximum: sent too.
+    assert classes.class_set_scoring(room, 4, 1, False)
+    top = 4 + len(FIRST.questions) + 4
+    scores = platform.wait_for_scores(sent + 1, until=lambda s: s[-1]["scoreMaximum"] == top)
+    assert (scores[-1]["scoreGiven"], scores[-1]["scoreMaximum"]) == (5, top)
+    # The answer after the review (1) and the solve after the solution (4) count from now on.
+    assert classes.class_set_scoring(room, 4, 1, True)
+    scores = platform.wait_for_scores(sent + 2, until=lambda s: s[-1]["scoreGiven"] == 10)
+    assert (scores[-1]["scoreGiven"], scores[-1]["scoreMaximum"]) == (10, top)
+    assert lti.score(LtiGrade.objects.get(lineitem__endswith="/8")) == (10.0, float(top))
+    assert len(scores) == sent + 2  # one send per change, none repeated
     assert platform.refusals == []
 
 

@@ -13,6 +13,7 @@ from django.test import Client
 
 from codeblanks.web.models import LessonProgress
 from codeblanks.web.teaching import scores
+from codeblanks.web.teaching.models import Classroom
 
 from .conftest import FIRST, LAST
 from .test_classes import make_class, signed_in, user
@@ -101,3 +102,62 @@ def test_the_answers_read_through_the_api_count_as_a_review():
     assert row.reviewed_at is not None
     page = signed_in(ada).get(f"/lessons/{FIRST.id}/review/?lang=tr").content.decode()
     assert "Bundan sonra cevapladığın sorular puan kazandırmaz." in page
+
+
+def test_a_class_s_weights_and_answers_after_review_make_every_score():
+    """The same learners' work as above in a class whose exercise is worth 3 and each question
+    2: the best kept and nothing from the answers seen; then, with answers after review
+    counting, the answers and the solve after the review or the solution count too."""
+    teacher_user, token = make_token(Client(), "teacher")
+    call_command("grant_teacher", "teacher", stdout=io.StringIO())
+    t = signed_in(teacher_user)
+    made = t.post(
+        "/classes/new",
+        {"name": "7B", "lessons": [FIRST.id, LAST.id], "exercise_points": "3",
+         "question_points": "2"},
+    )  # fmt: skip
+    assert made.status_code == 302, made.content.decode()
+    room = Classroom.objects.get(name="7B")
+    ada, bob = joined(room, "ada"), joined(room, "bob")
+
+    ada.post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "1"})  # right: 2
+    ada.post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "0"})  # then wrong: still 2
+    ada.post(f"/lessons/{FIRST.id}/run", {"code": FIRST.exercise.solution})  # solved: 2 + 3
+    assert ada.get(f"/lessons/{FIRST.id}/review/").status_code == 200
+    ada.post(f"/lessons/{FIRST.id}/questions/pairs", PAIRS)  # right, after the review: 0
+
+    bob.post(f"/lessons/{LAST.id}/solution")  # revealed, then pasted back: 0
+    bob.post(f"/lessons/{LAST.id}/run", {"code": LAST.exercise.solution})
+    bob.post(f"/lessons/{FIRST.id}/questions/pairs", PAIRS)  # right, nothing seen: 2
+    bob.post(f"/lessons/{FIRST.id}/run", {"code": FIRST.exercise.solution})  # his own: 2 + 3
+    bob.post(f"/lessons/{FIRST.id}/solution")  # seen after solving: the points stay
+    bob.post(f"/lessons/{FIRST.id}/questions/pick", {"choice": "1"})  # right, after it: 0
+
+    top = 3 + 2 * len(FIRST.questions)
+    want = {
+        ("ada", FIRST.id): (5, top),
+        ("ada", LAST.id): (0, 3),
+        ("bob", FIRST.id): (5, top),
+        ("bob", LAST.id): (0, 3),
+    }
+    assert csv_scores(t, room) == want
+    assert api_scores(room, token) == want
+    html = t.get(f"/classes/{room.pk}/").content.decode()
+    assert html.count(f"5/{top} points") == 2 and html.count("0/3 points") == 2
+    assert html.count(f'<td class="score">5/{top + 3}</td>') == 2
+
+    answer = Client().patch(
+        f"/api/classes/{room.pk}",
+        '{"count_after_review": true}',
+        content_type="application/json",
+        **auth(token),
+    )
+    assert answer.status_code == 200, answer.content
+    want = {
+        ("ada", FIRST.id): (7, top),  # the pairs answered after the review count now
+        ("ada", LAST.id): (0, 3),
+        ("bob", FIRST.id): (7, top),  # the pick answered after the solution too
+        ("bob", LAST.id): (3, 3),  # and the solve after the solution was shown
+    }
+    assert csv_scores(t, room) == want
+    assert api_scores(room, token) == want

@@ -32,6 +32,7 @@ class LtiGradeAdmin(admin.ModelAdmin):
         "lesson_uuid",
         "classroom",
         "sent_score",
+        "sent_maximum",
         "sent_at",
         "error",
     )

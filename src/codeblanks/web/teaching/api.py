@@ -36,6 +36,23 @@ def _zone_name(data: dict, default: str) -> str:
     return zone.strip()
 
 
+WEIGHTS_EXAMPLE = '{"exercise": 3, "question": 1}'
+
+
+def _scoring(data: dict, exercise: int = 1, question: int = 1, after: bool = False) -> tuple:
+    """The body's ``weights`` (a part left out keeps ``exercise`` or ``question``) and
+    ``count_after_review`` (else ``after``), their types checked (``classes.points_check``
+    checks the numbers); or ``ClassError`` in words."""
+    weights = data.get("weights", {})
+    if not isinstance(weights, dict) or set(weights) - {"exercise", "question"}:
+        message = _('"weights" must be a JSON object: %(example)s (whole numbers of points).')
+        raise classes.ClassError(message % {"example": WEIGHTS_EXAMPLE})
+    after = data.get("count_after_review", after)
+    if not isinstance(after, bool):
+        raise classes.ClassError(_('"count_after_review" must be true or false.'))
+    return weights.get("exercise", exercise), weights.get("question", question), after
+
+
 def _plan(data, zone_default: str = "") -> classes.Plan:
     example = '{"name": "Class 7B", "lessons": ["arrays-and-shapes"], "due": {}}'
     if not isinstance(data, dict):
@@ -51,7 +68,16 @@ def _plan(data, zone_default: str = "") -> classes.Plan:
         )
     zone = _zone_name(data, zone_default)
     times = classes.due_times(due, zone)
-    return classes.Plan(name=name, lessons=tuple(lessons), due=times, time_zone=zone)
+    exercise, question, after = _scoring(data)
+    return classes.Plan(
+        name=name,
+        lessons=tuple(lessons),
+        due=times,
+        time_zone=zone,
+        exercise_points=exercise,
+        question_points=question,
+        count_after_review=after,
+    )
 
 
 def _room_json(request, room) -> dict:
@@ -65,6 +91,8 @@ def _room_json(request, room) -> dict:
         "time_zone": deadlines.room_zone(room).key,
         "late_policy": room.late_policy,
         "late_penalty": room.late_penalty,
+        "weights": {"exercise": room.exercise_points, "question": room.question_points},
+        "count_after_review": room.count_after_review,
     }
 
 
@@ -125,11 +153,12 @@ def _taught(request, room_id: int):
 
 
 CHANGE_EXAMPLE = (
-    '{"rotate_code": true}, {"lessons": ["arrays-and-shapes"], "due": {}} '
-    'or {"add_teacher": "username"}'
+    '{"rotate_code": true}, {"lessons": ["arrays-and-shapes"], "due": {}}, '
+    '{"weights": {"exercise": 3, "question": 1}} or {"add_teacher": "username"}'
 )
 CHANGES = {
     "rotate_code", "lessons", "due", "add_teacher", "time_zone", "late_policy", "late_penalty",
+    "weights", "count_after_review",
 }  # fmt: skip
 
 
@@ -167,6 +196,9 @@ def _change(room, data) -> None:
             raise classes.ClassError(_("A late penalty is a whole percent per day, from 1 to 100."))
         kind = data.get("late_policy", "penalty" if "late_penalty" in data else room.late_policy)
         classes.class_set_policy(room, kind if isinstance(kind, str) else "", penalty)
+    if "weights" in data or "count_after_review" in data:
+        now = (room.exercise_points, room.question_points, room.count_after_review)
+        classes.class_set_scoring(room, *_scoring(data, *now))
     if rotate:
         classes.class_rotate_code(room)
 
@@ -174,7 +206,8 @@ def _change(room, data) -> None:
 @csrf_exempt
 def change(request, room_id: int):
     """PATCH /api/classes/<id> ``{"rotate_code": true}``, ``{"lessons": [ids], "due": {}}``,
-    ``{"add_teacher": "username"}``: answers the class as POST /api/classes does."""
+    ``{"add_teacher": "username"}``, ``{"weights": {...}, "count_after_review": true}``:
+    answers the class as POST /api/classes does."""
     if bad := method_refusal(request, "PATCH"):
         return bad
     room = _taught(request, room_id)

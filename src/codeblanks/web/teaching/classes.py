@@ -25,6 +25,7 @@ CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud in
 CODE_LENGTH = 8
 MAX_NAME = 100
 MAX_LESSONS = 200
+MAX_POINTS = 100  # what the exercise, or one question, may be worth in a class
 # Joining by code, counted per hour (every try: the answer must not tell a right code from a
 # wrong one by being counted or not). A learner joins a few classes a year; a classroom's
 # learners may share one address, so that limit is for a few classes joining at once.
@@ -78,12 +79,16 @@ def _new_code() -> str:
 @dataclass(frozen=True)
 class Plan:
     """A class as a teacher asks for it: a name and lessons (ids), each maybe with a due time
-    (aware: ``due_times`` reads them in the class's zone), and that zone ("" the site's)."""
+    (aware: ``due_times`` reads them in the class's zone), that zone ("" the site's), and what
+    scores (the exercise's points, each question's, answers after review counting or not)."""
 
     name: str
     lessons: tuple[str, ...]
     due: dict[str, datetime]
     time_zone: str = ""
+    exercise_points: int = 1
+    question_points: int = 1
+    count_after_review: bool = False
 
 
 def due_times(texts: dict[str, str], zone_name: str) -> dict[str, datetime]:
@@ -119,7 +124,29 @@ def plan_check(plan: Plan) -> list[Lesson]:
         if lesson_id not in plan.lessons:
             message = _("A due date was given for %(lesson)s, which the class does not cover.")
             raise ClassError(message % {"lesson": repr(lesson_id)})
+    points_check(plan.exercise_points, plan.question_points)
     return lessons
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_POINTS
+
+
+def points_check(exercise: object, question: object) -> None:
+    """``ClassError`` unless both are whole numbers of points, 0 to ``MAX_POINTS``, not both 0."""
+    if not _whole(exercise):
+        message = _("The exercise is worth a whole number of points, from 0 to %(n)s.")
+        raise ClassError(message % {"n": MAX_POINTS})
+    if not _whole(question):
+        message = _("Each question is worth a whole number of points, from 0 to %(n)s.")
+        raise ClassError(message % {"n": MAX_POINTS})
+    if exercise == question == 0:
+        raise ClassError(
+            _(
+                "The exercise and the questions cannot both be worth 0 points: "
+                "no lesson would count."
+            )
+        )
 
 
 def class_create(teacher, plan: Plan) -> Classroom:
@@ -136,6 +163,9 @@ def class_create(teacher, plan: Plan) -> Classroom:
                     join_code=_new_code(),
                     join_token=secrets.token_urlsafe(18)[:24],
                     time_zone=plan.time_zone,
+                    exercise_points=plan.exercise_points,
+                    question_points=plan.question_points,
+                    count_after_review=plan.count_after_review,
                 )
                 ClassLesson.objects.bulk_create(
                     ClassLesson(
@@ -309,6 +339,22 @@ def class_set_policy(room: Classroom, kind: str, penalty: int | None = None) -> 
     room.save(update_fields=["late_policy", "late_penalty"])
 
 
+def class_set_scoring(room: Classroom, exercise: int, question: int, after_review: bool) -> bool:
+    """The class's points (the exercise's, each question's) and whether answers after review
+    count; ``ClassError`` for points it cannot take. True when that changed anything: the
+    scores shown change at once, and those of its LMS learners are sent again (signals.py)."""
+    points_check(exercise, question)
+    if not isinstance(after_review, bool):
+        raise ClassError(_('"count_after_review" must be true or false.'))
+    now = (room.exercise_points, room.question_points, room.count_after_review)
+    if now == (exercise, question, after_review):
+        return False
+    room.exercise_points, room.question_points = exercise, question
+    room.count_after_review = after_review
+    room.save(update_fields=["exercise_points", "question_points", "count_after_review"])
+    return True
+
+
 def class_extend(room: Classroom, username: str, lesson_id: str, due: datetime) -> Extension:
     """A learner's own due time for a lesson of the class (made or replaced)."""
     member = room.members.filter(user__username=_name(username)).select_related("user").first()
@@ -334,10 +380,14 @@ def class_remove(room: Classroom, username: str) -> bool:
 
 
 @transaction.atomic
-def class_edit(room: Classroom, plan: Plan) -> None:
-    """The edit form: a new name, time zone, lessons and due times, all at once."""
+def class_edit(room: Classroom, plan: Plan) -> bool:
+    """The edit form: a new name, time zone, lessons, due times and points, all at once. True
+    when the points (or whether answers after review count) changed."""
     plan_check(plan)
     room.name = plan.name.strip()
     room.time_zone = plan.time_zone
     room.save(update_fields=["name", "time_zone"])
     class_set_lessons(room, plan.lessons, plan.due, keep_due=False)
+    return class_set_scoring(
+        room, plan.exercise_points, plan.question_points, plan.count_after_review
+    )

@@ -4,7 +4,7 @@ OIDC login, the launch JWT checked against the platform's JWKS, the tool's own k
 for the access token of Assignment and Grade Services. What is ours: which lesson or class a
 launch opens (the link's custom parameter ``lesson=<id>`` or ``class=<join code>``), the
 account it signs in, and the score (a lesson: the exercise and each question one point each,
-a class: its lessons' points added up; ``scores.py``)."""
+a class: its lessons' points added up, by the class's rules; ``scores.py``)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from pylti1p3.service_connector import ServiceConnector
 from codeblanks.content.model import Lesson
 from codeblanks.web import selectors
 from codeblanks.web.account_forms import LTI_PREFIX, LTI_SESSION
-from codeblanks.web.teaching import classes, deadlines, scores
+from codeblanks.web.teaching import classes, scores
 from codeblanks.web.teaching.models import Extension, LtiGrade, LtiHosts
 
 log = logging.getLogger("codeblanks.lti")
@@ -480,13 +480,13 @@ class LaunchView(View):
 
 def score(link: LtiGrade) -> tuple[float, float]:
     """(given, maximum) for what the link grades, from the learner's progress now: a lesson's
-    points, or a class's lessons' points added up (``scores.py``: the best kept, nothing earned
-    once the answers were seen), exactly as the roster shows them."""
+    points, or a class's lessons' points added up by the class's rules (``scores.py``: the best
+    kept, the answers seen counting only if the class says so), exactly as the roster shows."""
     policy = scores.ON_TIME
     lessons: list[tuple[Lesson, datetime | None]] = []
     if link.classroom is not None:
         room = link.classroom
-        policy = deadlines.room_policy(room)
+        policy = scores.room_rules(room)
         own = dict(
             Extension.objects.filter(
                 user_id=link.user_id, class_lesson__classroom=room
@@ -507,7 +507,7 @@ def send(link: LtiGrade) -> bool:
     """Send the link's score to the LMS when it changed since the last one sent; False (and
     the reason kept on the row, and logged) when the LMS refused or could not be reached."""
     given, maximum = score(link)
-    if link.sent_score == given and not link.error:
+    if link.sent_score == given and link.sent_maximum == maximum and not link.error:
         return True
     if why := service_url_refusal(link.registration, link.lineitem):
         LtiGrade.objects.filter(pk=link.pk).update(error=why[:300])
@@ -531,7 +531,9 @@ def send(link: LtiGrade) -> bool:
         LtiGrade.objects.filter(pk=link.pk).update(error=str(exc)[:300])
         log.warning("LTI score for %s not sent: %s", link.lineitem, exc)
         return False
-    LtiGrade.objects.filter(pk=link.pk).update(sent_score=given, sent_at=timezone.now(), error="")
+    LtiGrade.objects.filter(pk=link.pk).update(
+        sent_score=given, sent_maximum=maximum, sent_at=timezone.now(), error=""
+    )
     return True
 
 
@@ -572,3 +574,10 @@ def progress_changed(user_id: int | None, lesson_uuid: str) -> None:
             and link.classroom.lessons.filter(lesson_uuid=lesson_uuid).exists()
         ):
             score_later(link)
+
+
+def class_rescored(room_id: int) -> None:
+    """The class's score rules changed: each of its LMS learners' scores is sent again now (one
+    that did not change is not sent)."""
+    for link in LtiGrade.objects.filter(classroom_id=room_id):
+        score_later(link)

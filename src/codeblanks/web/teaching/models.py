@@ -35,6 +35,12 @@ class Classroom(models.Model):
     time_zone = models.CharField(max_length=64, blank=True, default="")
     late_policy = models.CharField(max_length=8, choices=LATE_POLICIES, default="accept")
     late_penalty = models.PositiveSmallIntegerField(default=0)
+    # What a lesson's parts are worth in this class (teaching/scores.py): the exercise, and each
+    # question; and whether what is answered once the answers were seen ("Review with answers",
+    # the solution) earns its points all the same (off: it earns nothing).
+    exercise_points = models.PositiveSmallIntegerField(default=1)
+    question_points = models.PositiveSmallIntegerField(default=1)
+    count_after_review = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -105,7 +111,7 @@ class Extension(models.Model):
 class LtiGrade(models.Model):
     """Where a learner's score for one launched lesson or class goes back to their LMS: the
     line item of the launch (Assignment and Grade Services), who they are there (``sub``) and
-    the last score sent, so an unchanged score is not sent again."""
+    the last score sent and its maximum, so an unchanged score is not sent again."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_grades"
@@ -117,6 +123,7 @@ class LtiGrade(models.Model):
     lesson_uuid = models.CharField(max_length=64, blank=True, default="")
     classroom = models.ForeignKey(Classroom, null=True, blank=True, on_delete=models.CASCADE)
     sent_score = models.FloatField(null=True, blank=True)
+    sent_maximum = models.FloatField(null=True, blank=True)  # a changed class policy changes it
     sent_at = models.DateTimeField(null=True, blank=True)
     error = models.CharField(max_length=300, blank=True, default="")
 

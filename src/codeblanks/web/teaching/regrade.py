@@ -13,7 +13,7 @@ from django.db.models import Max
 from codeblanks.grading import grade
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.web.models import Attempt, LessonProgress
-from codeblanks.web.teaching import deadlines, scores
+from codeblanks.web.teaching import scores
 from codeblanks.web.teaching.classes import class_lessons, display_name
 from codeblanks.web.teaching.models import Classroom, Extension
 
@@ -97,7 +97,7 @@ def regrade(room: Classroom, *, lower: bool = False) -> Report:
         for user_id, uuid, at in Extension.objects.filter(class_lesson__classroom=room)
         .values_list("user_id", "class_lesson__lesson_uuid", "due_at")
     }  # fmt: skip
-    policy = deadlines.room_policy(room)
+    rules = scores.room_rules(room)
     changes, failed = [], 0
     attempts = _last_programs(room, list(lessons))
     for attempt in attempts:
@@ -111,9 +111,9 @@ def regrade(room: Classroom, *, lower: bool = False) -> Report:
         if result.verdict == attempt.verdict:
             continue
         due = own.get((who.pk, lesson.uuid), due_of[lesson.uuid])  # as the roster counts
-        before = scores.score_of(who.pk, lesson, due, policy).score
+        before = scores.score_of(who.pk, lesson, due, rules).score
         kept = _apply(attempt, str(result.verdict), result.case or "", lower=lower)
-        after = scores.score_of(who.pk, lesson, due, policy).score
+        after = scores.score_of(who.pk, lesson, due, rules).score
         changes.append(
             Change(
                 who.get_username(),

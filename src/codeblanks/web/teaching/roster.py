@@ -33,7 +33,7 @@ class Cell:
     last: datetime | None = None
     late: bool = False  # solved after the due time, or not solved and the time has passed
     lesson_id: str = ""
-    score: float | int = 0  # points (scores.py): the best kept, the late policy applied
+    score: float | int = 0  # points (scores.py): the best kept, the class's rules applied
     max_score: int = 0
     due_at: datetime | None = None  # the learner's: their extension, else the lesson's
     extended: bool = False  # they have an extension
@@ -89,6 +89,7 @@ class Roster:
     rows: list[Row]
     sort: str
     zone: ZoneInfo | None = None  # the class's
+    rules: scores.Rules = scores.ON_TIME  # the class's: what its scores count
 
 
 def _later(a: datetime | None, b: datetime | None) -> datetime | None:
@@ -103,17 +104,17 @@ def _late(due: datetime | None, solved_at: datetime | None, now: datetime) -> bo
 
 @dataclass(frozen=True)
 class Due:
-    """A learner's due time in a lesson of the class, and how late work there counts."""
+    """A learner's due time in a lesson of the class, and how work there counts."""
 
     at: datetime | None
     extended: bool
-    policy: deadlines.Policy
+    rules: scores.Rules
     zone: ZoneInfo
 
 
 def _cell(lesson: Lesson, progress, runs, right, now: datetime, due: Due) -> Cell:
     runs_n, last_run = runs if runs else (0, None)
-    points = scores.lesson_score(lesson, progress, right, due.at, due.policy)
+    points = scores.lesson_score(lesson, progress, right, due.at, due.rules)
     due_text = deadlines.shown(due.at, due.zone)
     if progress is None:
         return Cell(
@@ -157,7 +158,7 @@ def _extensions(room: Classroom) -> dict[tuple[int, str], datetime]:
 
 def roster(room: Classroom, sort: str = "name", now: datetime | None = None) -> Roster:
     now = now or timezone.now()
-    zone, policy = deadlines.room_zone(room), deadlines.room_policy(room)
+    zone, rules = deadlines.room_zone(room), scores.room_rules(room)
     extended = _extensions(room)
     lessons = class_lessons(room)
     uuids = [lesson.uuid for lesson, _ in lessons]
@@ -189,7 +190,7 @@ def roster(room: Classroom, sort: str = "name", now: datetime | None = None) -> 
             found = progress.get(key)
             got = right.get(found.pk, {}) if found else {}
             own = extended.get(key)
-            due = Due(own or cl.due_at, own is not None, policy, zone)
+            due = Due(own or cl.due_at, own is not None, rules, zone)
             row.cells.append(_cell(lesson, found, runs.get(key), got, now, due))
         rows.append(row)
     columns = [
@@ -204,7 +205,7 @@ def roster(room: Classroom, sort: str = "name", now: datetime | None = None) -> 
     ]
     sort = sort if sort in SORTS else "name"
     _sort(rows, sort)
-    return Roster(room=room, columns=columns, rows=rows, sort=sort, zone=zone)
+    return Roster(room=room, columns=columns, rows=rows, sort=sort, zone=zone, rules=rules)
 
 
 def _sort(rows: list[Row], sort: str) -> None:
@@ -285,6 +286,8 @@ def roster_json(r: Roster) -> dict:
         "time_zone": (r.zone or deadlines.room_zone(r.room)).key,
         "late_policy": r.room.late_policy,
         "late_penalty": r.room.late_penalty,
+        "weights": {"exercise": r.rules.exercise, "question": r.rules.question},
+        "count_after_review": r.rules.after_review,
         "lessons": [
             {
                 "id": c.lesson.id,

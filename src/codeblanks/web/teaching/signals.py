@@ -1,6 +1,7 @@
 """What teaching adds to a learner's saved progress, without the progress store (written once
 for every door) knowing of it: a solve or a right answer sends the new score to the LMS that
-launched the lesson or class (``lti.py``), and every answer is logged for item analysis."""
+launched the lesson or class (``lti.py``), as does a change to a class's score rules; and every
+answer is logged for item analysis."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ from django.dispatch import receiver
 
 from codeblanks.web.models import LessonProgress, QuestionAnswer
 from codeblanks.web.teaching import lti
-from codeblanks.web.teaching.models import AnswerEvent
+from codeblanks.web.teaching.models import AnswerEvent, Classroom
+
+# The class's fields that make its scores (``scores.room_rules``).
+SCORING = {"exercise_points", "question_points", "count_after_review", "late_policy",
+           "late_penalty"}  # fmt: skip
 
 
 @receiver(post_save, sender=LessonProgress, dispatch_uid="lti-progress")
@@ -32,3 +37,9 @@ def answer_logged(sender, instance: QuestionAnswer, **kwargs):
         answer=instance.answer,
         correct=instance.correct,
     )
+
+
+@receiver(post_save, sender=Classroom, dispatch_uid="lti-class-rules")
+def class_saved(sender, instance: Classroom, update_fields=None, **kwargs):
+    if update_fields is not None and SCORING & set(update_fields):  # not a class just made
+        lti.class_rescored(instance.pk)

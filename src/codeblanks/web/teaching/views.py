@@ -18,9 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import quotas, selectors
-from codeblanks.web.teaching import analysis, classes, deadlines, work
+from codeblanks.web.teaching import analysis, classes, deadlines, scores, work
 from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
+from codeblanks.web.teaching.models import LtiGrade
 from codeblanks.web.teaching.regrade import regrade
 from codeblanks.web.teaching.roster import roster
 from codeblanks.web.views.common import absolute_url, client_address
@@ -52,6 +53,42 @@ def _zones() -> list[str]:
     return sorted(zoneinfo.available_timezones())
 
 
+def _points(text: str, default: int) -> int:
+    """A box of points as typed: empty is ``default``; what is not a whole number is -1 (which
+    ``classes.points_check`` refuses in words)."""
+    text = text.strip()
+    if not text:
+        return default
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 4 else -1
+
+
+def _scoring(post, room=None) -> dict:
+    """The form's points and its "answers after review count" box, as ``classes.Plan``'s."""
+    exercise, question = (room.exercise_points, room.question_points) if room else (1, 1)
+    return {
+        "exercise_points": _points(post.get("exercise_points", ""), exercise),
+        "question_points": _points(post.get("question_points", ""), question),
+        "count_after_review": post.get("count_after_review") == "yes",
+    }
+
+
+def _scoring_shown(post=None, room=None) -> dict:
+    """What the form's points boxes show: what was typed, else the class's, else 1 and 1."""
+    if post is not None:
+        return {
+            "exercise": post.get("exercise_points", ""),
+            "question": post.get("question_points", ""),
+            "after_review": post.get("count_after_review") == "yes",
+        }
+    if room is not None:
+        return {
+            "exercise": room.exercise_points,
+            "question": room.question_points,
+            "after_review": room.count_after_review,
+        }
+    return {"exercise": 1, "question": 1, "after_review": False}
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def class_new(request):
@@ -67,6 +104,7 @@ def class_new(request):
                 lessons=tuple(chosen),
                 due=_due_dates(request.POST, chosen, zone),
                 time_zone=zone,
+                **_scoring(request.POST),
             )
             room = classes.class_create(request.user, plan)
         except classes.ClassError as exc:
@@ -81,6 +119,7 @@ def class_new(request):
         "button": _("Make the class"),
         "zones": _zones(),
         "zone": request.POST.get("time_zone", "") or settings.TIME_ZONE,
+        "points": _scoring_shown(request.POST if request.method == "POST" else None),
     }
     return render(request, "teaching/class_new.html", context, status=422 if error else 200)
 
@@ -104,21 +143,25 @@ def _lesson_rows(chosen: list[str], due: dict[str, str]) -> list:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def class_edit(request, room_id: int):
-    """The class's name, lessons and due dates, changed in the form that made it."""
+    """The class's name, lessons, due dates and points, changed in the form that made it."""
     room = _taught_or_404(request, room_id)
     error = ""
     if request.method == "POST":
         chosen = request.POST.getlist("lessons")
         name, due = request.POST.get("name", ""), dict(request.POST.items())
         zone = request.POST.get("time_zone", "").strip()
+        points = _scoring_shown(request.POST)
         try:
-            plan = classes.Plan(name, tuple(chosen), _due_dates(request.POST, chosen, zone), zone)
-            classes.class_edit(room, plan)
+            due_at = _due_dates(request.POST, chosen, zone)
+            plan = classes.Plan(name, tuple(chosen), due_at, zone, **_scoring(request.POST, room))
+            rescored = classes.class_edit(room, plan)
         except classes.ClassError as exc:
             error = str(exc)
         else:
-            return redirect("class-detail", room_id=room.pk)
+            detail = reverse("class-detail", args=[room.pk])
+            return redirect(detail + ("?rescored=1" if rescored else ""))
     else:
+        points = _scoring_shown(room=room)
         current = classes.class_lessons(room)
         chosen, name, zone = [x.id for x, _ in current], room.name, room.time_zone
         shown = deadlines.room_zone(room)
@@ -135,6 +178,7 @@ def class_edit(request, room_id: int):
         "button": _("Save the class"),
         "zones": _zones(),
         "zone": zone or settings.TIME_ZONE,
+        "points": points,
     }
     return render(request, "teaching/class_new.html", context, status=422 if error else 200)
 
@@ -162,6 +206,7 @@ def _detail_page(
     deadline_error: str = "",
 ):
     table = roster(room, request.GET.get("sort", "name"))
+    rescored = request.GET.get("rescored") == "1"  # the rules changed: say what follows
     link = absolute_url(request, reverse("class-join-link", args=[room.join_token]))
     sorts = [
         ("name", _("name")),
@@ -180,6 +225,9 @@ def _detail_page(
         "teacher_added": request.GET.get("added", ""),
         "regraded": regraded,
         "deadline_error": deadline_error,
+        "rules": scores.described(table.rules),
+        "rescored": rescored,
+        "lms": rescored and LtiGrade.objects.filter(classroom=room).exists(),
     }
     return render(request, "teaching/class_detail.html", context, status=status)
 
@@ -275,13 +323,15 @@ def class_policy(request, room_id: int):
     """The class's late policy (accept, penalty with its percent, close)."""
     room = _taught_or_404(request, room_id)
     text = request.POST.get("late_penalty", "").strip()
+    before = (room.late_policy, room.late_penalty)
     try:
         digits = text.isascii() and text.isdigit() and len(text) < 4
         penalty = int(text) if digits else (0 if not text else -1)
         classes.class_set_policy(room, request.POST.get("late_policy", ""), penalty)
     except classes.ClassError as exc:
         return _detail_page(request, room, deadline_error=str(exc), status=422)
-    return redirect("class-detail", room_id=room_id)
+    changed = (room.late_policy, room.late_penalty) != before
+    return redirect(reverse("class-detail", args=[room_id]) + ("?rescored=1" if changed else ""))
 
 
 @login_required

@@ -12,7 +12,7 @@ from datetime import datetime
 from codeblanks.content.model import Lesson
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.web.models import Attempt, LessonProgress
-from codeblanks.web.teaching import deadlines, scores
+from codeblanks.web.teaching import scores
 from codeblanks.web.teaching.analysis import answer_text
 from codeblanks.web.teaching.classes import class_lessons, display_name
 from codeblanks.web.teaching.models import AnswerEvent, Classroom, Extension
@@ -67,6 +67,11 @@ class Work:
     attempts: list[Try] = field(default_factory=list)  # oldest first
     answers: list[Given] = field(default_factory=list)
     name: str = ""  # as shown (``display_name``)
+    rules: scores.Rules = scores.ON_TIME  # the class's, that made ``score``
+
+    @property
+    def rules_text(self) -> str:
+        return scores.described(self.rules)
 
     @property
     def latest(self) -> Try | None:
@@ -109,7 +114,8 @@ def learner_work(room: Classroom, username: str, lesson_id: str) -> Work | None:
             shown = answer_text(q, e.answer) if q else str(e.answer)
             answers.append(Given(e.question_id, q.prompt if q else "", shown, e.correct, e.at))
         right = scores.first_right([progress.pk]).get(progress.pk, {})
-    score = scores.lesson_score(lesson, progress, right, due, deadlines.room_policy(room))
+    rules = scores.room_rules(room)
+    score = scores.lesson_score(lesson, progress, right, due, rules)
     return Work(
         room,
         member.user.get_username(),
@@ -118,6 +124,7 @@ def learner_work(room: Classroom, username: str, lesson_id: str) -> Work | None:
         attempts,
         answers,
         name=display_name(member.user),
+        rules=rules,
     )
 
 
