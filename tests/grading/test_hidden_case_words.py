@@ -88,6 +88,9 @@ def test_without_the_values_the_case_is_named_and_its_code_still_kept_out():
     ("value", "words"),
     [
         (np.zeros((2, 3, 4)), "a 2×3×4 array of decimal numbers"),
+        (np.zeros((8, 8)), "an 8×8 array of decimal numbers"),
+        (np.zeros((11, 2), dtype=np.int8), "an 11×2 array of whole numbers"),
+        (np.zeros((1, 8)), "a 1×8 array of decimal numbers"),
         (np.array([True, False]), "an array of 2 true/false values"),
         (np.array([5]), "an array of 1 whole number"),
         (np.array(3), "the number 3"),
@@ -95,6 +98,8 @@ def test_without_the_values_the_case_is_named_and_its_code_still_kept_out():
         (np.array(True), "the value True"),
         ("'Işık ılık'", "a string of 9 characters"),
         ("[1, 2, 3]", "a list of 3 items"),
+        ("[]", "an empty list"),
+        ("''", "an empty string"),
         ("[('Zoe', 9)]", "a list of 1 item"),
         ("{'a': 1, 'b': 2}", "a dictionary of 2 entries"),
         ("<object at 0x7f>", None),  # no words for a kind we cannot read: left out

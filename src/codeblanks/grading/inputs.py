@@ -89,7 +89,16 @@ def _array(arr: np.ndarray) -> str | None:
     if arr.ndim == 1:
         return _("an array of {count} {kind}").format(count=size, kind=_kind(kind, size))
     shape = "×".join(str(n) for n in arr.shape)
+    if _vowel_sound(int(arr.shape[0])):  # "an 8×8 array", "an 11×2 array"
+        return _("an {shape} array of {kind}").format(shape=shape, kind=_kind(kind, 2))
     return _("a {shape} array of {kind}").format(shape=shape, kind=_kind(kind, 2))
+
+
+def _vowel_sound(n: int) -> bool:
+    """Whether ``n`` read aloud in English starts with a vowel: eight, eleven, eighteen, and
+    those in the thousands (eleven thousand...)."""
+    digits = str(n)
+    return digits.startswith("8") or (digits[:2] in ("11", "18") and len(digits) % 3 == 2)
 
 
 def _kind(kind: str, count: int) -> str:
@@ -123,11 +132,15 @@ def _python(value: Any) -> str | None:
         return _number(value)
     if isinstance(value, str):
         n = len(value)
+        if not n:
+            return _("an empty string")
         return ngettext(
             "a string of {count} character", "a string of {count} characters", n
         ).format(count=n)
     if isinstance(value, (list, tuple, set, frozenset, dict)):
         n = len(value)
+        if isinstance(value, list) and not n:
+            return _("an empty list")
         if isinstance(value, list):
             words = ngettext("a list of {count} item", "a list of {count} items", n)
         elif isinstance(value, tuple):
