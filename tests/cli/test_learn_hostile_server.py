@@ -269,6 +269,21 @@ def test_json_output_carries_no_control_character(server, learner, capsys):
     assert not any(c in out for c in "\x1b\x07\x9b\u202e") and "\\x1b]0;owned" in out
 
 
+def test_a_hidden_cases_setup_is_shown_as_text(server, learner, capsys):
+    server.routes["*"] = answering(lesson())
+    assert learn("start", LESSON, "--server", server.url) == 0
+    server.routes[f"/api/lessons/{LESSON}/grade"] = answering(
+        {"verdict": "incorrect", "feedback": ["Wrong."], "case": "big", "setup": f"X = {ESCAPES}"}
+    )
+    capsys.readouterr()
+    assert learn("test", LESSON) == 1
+    assert "--setup" in capsys.readouterr().out  # named, not shown
+    assert learn("test", LESSON, "--setup") == 1
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\x9b\u202e"), repr(out)
+    assert "X = \\x1b]0;owned" in out
+
+
 def test_the_catalogue_title_is_not_markup(server, capsys):
     """The server's address in the catalogue's title: a Rich tag in it would raise."""
     server.routes["*"] = answering({"lessons": [lesson(title=MARKUP)]})
@@ -428,8 +443,13 @@ def test_a_malformed_answer_is_an_error_in_words(server, capsys, case):
 
 @pytest.mark.parametrize(
     "grade",
-    [{"verdict": "incorrect", "diff": [1, 2]}, {"feedback": ["no verdict"]}, "correct"],
-    ids=["diff-numbers", "no-verdict", "text"],
+    [
+        {"verdict": "incorrect", "diff": [1, 2]},
+        {"feedback": ["no verdict"]},
+        "correct",
+        {"verdict": "incorrect", "setup": ["E = 1"]},
+    ],
+    ids=["diff-numbers", "no-verdict", "text", "setup-a-list"],
 )
 def test_a_malformed_grade_is_an_error_in_words(server, learner, capsys, grade):
     server.routes["*"] = answering(lesson())

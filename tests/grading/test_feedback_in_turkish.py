@@ -130,7 +130,7 @@ def test_a_kept_input_and_a_hidden_case(plain):
     g = in_turkish(plain, SETUP + SOFTMAX + "P = P if S.shape == (3, 3) else P * 2\n" + PRINT)
     assert g.feedback[0].startswith(
         "Programın görünen verilerde beklenen sonucu veriyor, ama gizli “four random rows” "
-        "durumunda (S = np.random.default_rng(7).normal(size=(4, 3))) vermiyor."
+        "durumunda (`S`: 4×3 boyutlu bir ondalıklı sayı dizisi) vermiyor."
     ), g.feedback
 
 

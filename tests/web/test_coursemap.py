@@ -92,7 +92,7 @@ def test_the_map_is_a_list_of_levels_with_every_course(language):
     assert re.search(r'class="map-stop state-tried is-next".*?First steps', html, re.S)
     words = {
         "en": ("Continue", "Capstone", "Tried"),
-        "tr": ("Devam edin", "Bitirme dersi", "Denendi"),
+        "tr": ("Devam et", "Bitirme dersi", "Denendi"),
     }
     for word in words[language]:
         assert word in html, word

@@ -14,7 +14,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from codeblanks.content.model import BlankQuestion, Lesson, Variant
+from codeblanks.content.model import BlankQuestion, Lesson
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.counting import counted, counting_values
 from codeblanks.grading.functests import with_tests
@@ -120,11 +120,6 @@ def substitute(
     for start, end, text in sorted(spans, reverse=True):
         raw = raw[:start] + text + raw[end:]
     return raw.decode()
-
-
-def describe(variant: Variant) -> str:
-    """``X = np.ones((5, 4)); W_q = ...``: what a hidden case gives the inputs."""
-    return "; ".join(f"{name} = {expr}" for name, expr in variant.values.items())
 
 
 def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:

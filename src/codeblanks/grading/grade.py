@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from codeblanks import i18n
-from codeblanks.content.model import BLANK, Lesson, Mistake
+from codeblanks.content.model import BLANK, Lesson, Mistake, Variant
 from codeblanks.content.pysource import blank_lines
 from codeblanks.grading.arrays import ArrayPair, array_pairs
-from codeblanks.grading.cases import VISIBLE, Case, describe
+from codeblanks.grading.cases import VISIBLE, Case
 from codeblanks.grading.clues import reversed_line, uncalled_method
 from codeblanks.grading.compare import OutputMatch, compare_output, line_diff, normalise
 from codeblanks.grading.functests import judge_tests, outcomes
+from codeblanks.grading.inputs import in_words, setup_code
 from codeblanks.grading.mistakes import matching_mistake
 from codeblanks.grading.reading import READ_S, aread
 from codeblanks.grading.reference import (
@@ -92,6 +93,7 @@ class Grade:
     mistake: str | None = None  # the anticipated mistake it behaves like (its file, in the lesson)
     more: str = ""  # that mistake's explanation, held back behind its nudge (feedback[0])
     arrays: tuple[ArrayPair, ...] = ()  # 2-D values it got wrong, for the verdict's pictures
+    setup: str = ""  # how the failing hidden case is built (its code): shown only on request
 
     @property
     def correct(self) -> bool:
@@ -112,6 +114,7 @@ class Grade:
             "mistake": self.mistake,
             "more": self.more,
             "arrays": [pair.to_json() for pair in self.arrays],
+            "setup": self.setup or None,
         }
 
 
@@ -370,7 +373,7 @@ def judge_case(j: _Judging, name: str, run: RunResult, solution: RunResult | Non
             if tests and (blank := _unfilled(j.code, run)) is not None:
                 return graded(j, INCORRECT, name, [fill_in(blank)], line=blank)
             problems += tests
-    intro = [] if visible else [case_intro(j.lesson, name)]
+    intro = [] if visible else [case_intro(j.lesson, name, j.ref)]
     if not match.equal:
         diff = line_diff(run.stdout, expected)
         clues = [c for c in (uncalled_method(run.stdout), reversed_line(run.stdout, expected)) if c]
@@ -406,6 +409,7 @@ def graded(
         mistake=None if mistake is None else mistake_id(j.lesson, mistake),
         more=mistake.message if mistake is not None and mistake.nudge else "",
         arrays=_wrong_arrays(j.lesson, j.runs, j.ref, verdict, case),
+        setup=setup_code(v) if (v := _variant(j.lesson, case)) else "",
     )
 
 
@@ -428,14 +432,20 @@ def _unfilled(code: str, run: RunResult) -> int | None:
     return None
 
 
-def case_intro(lesson: Lesson, name: str) -> str:
-    """The first words about a failing hidden case: which one, and its data when it is known."""
-    v = next((v for v in lesson.exercise.grading.variants if v.name == name), None)
-    if v:
+def _variant(lesson: Lesson, name: str | None) -> Variant | None:
+    return next((v for v in lesson.exercise.grading.variants if v.name == name), None)
+
+
+def case_intro(lesson: Lesson, name: str, ref: Reference | None = None) -> str:
+    """The first words about a failing hidden case: which one, and its inputs in words when
+    the reference knows what they hold (never its code: ``Grade.setup`` carries that)."""
+    v = _variant(lesson, name)
+    data = in_words(v, ref.inputs.get(name, {})) if v and ref else ""
+    if data:
         return _(
             "Your program gives the expected result on the visible data, but not on the "
             "hidden case “{case}” ({data})."
-        ).format(case=name, data=describe(v))
+        ).format(case=name, data=data)
     return _(
         "Your program gives the expected result on the visible data, but not on the hidden "
         "case “{case}”."
@@ -453,7 +463,7 @@ def failed_run(j: _Judging, name: str, run: RunResult) -> Grade:
     """Case ``name`` did not end normally: the starter's blank, or why it ended, and the error
     explained."""
     ex = j.lesson.exercise
-    feedback = [] if name == VISIBLE else [case_intro(j.lesson, name)]
+    feedback = [] if name == VISIBLE else [case_intro(j.lesson, name, j.ref)]
     blanks = blank_lines(j.code, BLANK)
     if blanks and run.verdict == ERROR:
         # The starter's blank is still there: that, not the NameError it causes, is the news.

@@ -16,12 +16,14 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.cases import VISIBLE, Case, cases_for
 from codeblanks.grading.counting import count_capture
 from codeblanks.grading.functests import test_capture
+from codeblanks.grading.inputs import setup_cases
 from codeblanks.sandbox import RunLimits, RunResult
 from codeblanks.sandbox.result import (
     BUSY,
@@ -152,6 +154,8 @@ class Reference:
     expected: dict[str, str]  # case -> the output expected there (visible: expected.txt)
     solution: dict[str, RunResult]  # case -> the solution's run
     mistakes: tuple[tuple[Mistake, dict[str, RunResult]], ...]
+    # hidden case -> what its inputs hold (``inputs.setup_cases``), for the verdict's words
+    inputs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def platform_failure(self) -> RunResult | None:
@@ -277,8 +281,11 @@ async def areference(
     # Off the event loop: the lesson's programs are parsed and their variants made once per
     # version, but a large lesson must not stall the pages meanwhile.
     cases = await asyncio.to_thread(lambda: [cases_for(lesson, code)[0] for code in programs])
-    all_runs = await asyncio.gather(
-        *(run_cases(sandbox, lesson, c, capture, gate=gate, patient=True) for c in cases)
+    setups = await asyncio.to_thread(setup_cases, lesson)
+    inputs = ex.grading.inputs
+    *all_runs, built = await asyncio.gather(
+        *(run_cases(sandbox, lesson, c, capture, gate=gate, patient=True) for c in cases),
+        run_cases(sandbox, lesson, setups, inputs, gate=gate, patient=True),
     )
     solution = all_runs[0]
     expected = {
@@ -289,7 +296,11 @@ async def areference(
         expected=expected,
         solution=solution,
         mistakes=tuple(zip(ex.grading.mistakes, all_runs[1:], strict=True)),
+        inputs={name: run.values for name, run in built.items() if run.ok},
     )
-    if ref.settled:
+    # Only the words of a failing case depend on ``built``: a run of it the moment spoilt
+    # leaves this reference unkept, so that the next grade tries again.
+    momentary = any(r.verdict in PLATFORM_FAILURES + MOMENTARY for r in built.values())
+    if ref.settled and not momentary:
         keep(key, ref)
     return ref

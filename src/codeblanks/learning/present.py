@@ -41,6 +41,7 @@ class RunView:
     duration_ms: float = 0.0
     more: str = ""  # an anticipated mistake's explanation, behind its nudge (shown on request)
     arrays: tuple[ArrayPair, ...] = ()  # wrong 2-D values: the web draws them (web/heatmap.py)
+    setup: str = ""  # the failing hidden case's code, behind the words (shown on request)
 
 
 def _diff_rows(lines: Sequence[str]) -> list[DiffRow]:
@@ -203,4 +204,5 @@ def present(
         duration_ms=grade.duration_ms,
         more=grade.more,
         arrays=grade.arrays,
+        setup=grade.setup,
     )

@@ -38,6 +38,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("dir", nargs="?", metavar="DIR", help="the folder (default: ./LESSON)")
     p = command("test", "grade your exercise file", do.test)
     p.add_argument("--json", action="store_true", help="print the grade as JSON")
+    p.add_argument(
+        "--setup", action="store_true", help="show the code that builds a failing hidden case"
+    )
     command("hint", "show the next hint", do.hint)
     p = command("solution", "show the sample solution (asks first; recorded)", do.solution)
     p.add_argument("--yes", action="store_true", help="do not ask")

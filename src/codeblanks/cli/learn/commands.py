@@ -84,7 +84,8 @@ def test(args) -> int:
     if args.json:
         print(untrusted.json_text(result))
     else:
-        show.grade(result, _following(backend, space.lesson) if correct else None)
+        following = _following(backend, space.lesson) if correct else None
+        show.grade(result, following, setup=args.setup)
     return 0 if correct else 1
 
 

@@ -126,9 +126,12 @@ def lessons(rows: list[dict[str, Any]], where: str) -> None:
         out.print(text(line, "bold"))
 
 
-def grade(result: dict[str, Any], following: tuple[str, str] | None = None) -> None:
+def grade(
+    result: dict[str, Any], following: tuple[str, str] | None = None, setup: bool = False
+) -> None:
     """A grade as the lesson page words it (``learning.present``: the same heading and the
-    same sentence under it), then the grader's reasons, the diff and the error output."""
+    same sentence under it), then the grader's reasons, the diff and the error output. A
+    failing hidden case's code is shown with ``setup`` (``--setup``), else only named."""
     from codeblanks.grading.verdicts import Verdict
     from codeblanks.learning.present import reasons, verdict_of, words
 
@@ -153,6 +156,14 @@ def grade(result: dict[str, Any], following: tuple[str, str] | None = None) -> N
         out.print(text(said.detail))
     for sentence in reasons(feedback, said):
         out.print(text(f"  • {sentence}"))
+    built = result.get("setup")
+    if built and not correct:
+        if setup:
+            out.print(text(_("How this case is built:"), "bold"))
+            for line in str(built).split("\n"):
+                out.print(text(f"    {line}", "dim"))
+        else:
+            out.print(text(_("`codeblanks learn test --setup` shows how this case is built.")))
     if correct:
         if following is None:
             out.print(

@@ -139,6 +139,7 @@ GRADE = {
     "diff": (ListOf(TEXT), type(None)),
     "stderr": MAYBE_TEXT,
     "case": MAYBE_TEXT,
+    "setup": MAYBE_TEXT,  # a failing hidden case's code (missing from an older server)
 }
 HINT = {"number": NUMBER, "of": NUMBER, "text": MAYBE_TEXT}
 SOLUTION = {"filename": TEXT, "solution": TEXT}
