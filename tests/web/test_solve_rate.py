@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import translation
+from django.utils import timezone, translation
 
 from codeblanks.web.models import LessonProgress
 from codeblanks.web.teaching import classes, solve_rate
@@ -101,11 +101,18 @@ def test_before_the_due_time_the_axis_reaches_it_and_the_line_stops_today():
 
 @pytest.mark.django_db
 def test_the_analysis_page_of_the_class_shows_the_chart_and_the_site_page_does_not():
-    room = make_room()
+    room = make_room()  # the page reads today's date: the solves move to yesterday
+    LessonProgress.objects.update(solved_at=timezone.now() - timedelta(days=1))
     page = signed_in(room.teacher).get(f"/classes/{room.pk}/analysis/{FIRST.id}/")
     html = page.content.decode()
     assert page.status_code == 200 and 'class="solve-rate-chart" role="img"' in html
     assert "Solved, day by day" in html and "Now: 3 of 4 learners." in html
+    assert "Due 2030-01-31 17:00." in html  # not passed yet: no "by the due time"
+    staff = user("staff")
+    staff.is_staff = True
+    staff.save()
+    site = signed_in(staff).get(f"/analysis/{FIRST.id}/").content.decode()
+    assert "Item analysis" in site and "solve-rate" not in site  # a class's picture only
 
 
 def chart(**changes) -> str:
