@@ -46,15 +46,23 @@ def make_room() -> Classroom:
         "dan": ("Dan", ""),
     }
     for username, (given, family) in names.items():
-        learner = User.objects.create_user(username, password=GOOD, first_name=given, last_name=family)
+        learner = User.objects.create_user(
+            username, password=GOOD, first_name=given, last_name=family
+        )
         classes.class_join(learner, room)
-    solved = {"ada": due + timedelta(hours=2), "bea": due - timedelta(days=2), "cem": due - timedelta(days=3)}
+    solved = {
+        "ada": due + timedelta(hours=2),
+        "bea": due - timedelta(days=2),
+        "cem": due - timedelta(days=3),
+    }
     for username, at in solved.items():
         LessonProgress.objects.create(
             user=User.objects.get(username=username), lesson_uuid=first.uuid, solved_at=at, runs=1
         )
     second = lesson(LESSONS[1])
-    LessonProgress.objects.create(user=User.objects.get(username="dan"), lesson_uuid=second.uuid, runs=2)
+    LessonProgress.objects.create(
+        user=User.objects.get(username="dan"), lesson_uuid=second.uuid, runs=2
+    )
     classes.class_extend(room, "bea", first.id, datetime(2031, 1, 31, 14, 0, tzinfo=UTC))
     return room
 

@@ -55,7 +55,7 @@ def teachers(room) -> list[str]:
 def test_the_owner_removes_a_co_teacher_who_then_finds_no_class(taught):
     room, owner = taught["room"], taught["owner"]
     page = owner.get(f"/classes/{room.pk}/").content.decode()
-    assert "Remove<span class=\"sr-only\"> carol as a co-teacher</span>" in page
+    assert 'Remove<span class="sr-only"> carol as a co-teacher</span>' in page
     done = owner.post(f"/classes/{room.pk}/teachers/remove", {"username": "carol"})
     assert done.status_code == 302
     assert "carol no longer teaches this class." in owner.get(done["Location"]).content.decode()
@@ -71,9 +71,13 @@ def test_a_co_teacher_may_not_remove_one_and_is_told_so_in_words(taught):
     assert refused.status_code == 403
     assert "Only the class&#x27;s owner removes a co-teacher." in refused.content.decode()
     outsider = signed_in(user("eve"))
-    assert outsider.post(f"/classes/{room.pk}/teachers/remove", {"username": "bob"}).status_code == 404
+    assert (
+        outsider.post(f"/classes/{room.pk}/teachers/remove", {"username": "bob"}).status_code == 404
+    )
     learner = signed_in(taught["ada"])
-    assert learner.post(f"/classes/{room.pk}/teachers/remove", {"username": "bob"}).status_code == 404
+    assert (
+        learner.post(f"/classes/{room.pk}/teachers/remove", {"username": "bob"}).status_code == 404
+    )
     anonymous = Client().post(f"/classes/{room.pk}/teachers/remove", {"username": "bob"})
     assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
     assert teachers(room) == ["teacher", "bob", "carol"]
@@ -100,7 +104,9 @@ def test_removing_a_co_teacher_needs_the_csrf_token(taught):
     room = taught["room"]
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(room.teacher)
-    assert strict.post(f"/classes/{room.pk}/teachers/remove", {"username": "bob"}).status_code == 403
+    assert (
+        strict.post(f"/classes/{room.pk}/teachers/remove", {"username": "bob"}).status_code == 403
+    )
     assert teachers(room) == ["teacher", "bob", "carol"]
 
 
@@ -141,7 +147,9 @@ def test_the_class_page_lists_the_extensions_and_a_teacher_takes_one_away(taught
     assert "ada · First steps: due 2030-02-01" in page
     assert "(the lesson: 2030-01-31 23:59)" in page
     assert "the extension of ada in First steps" in page
-    done = bob.post(f"/classes/{room.pk}/extensions/remove", {"username": "ada", "lesson": FIRST.id})
+    done = bob.post(
+        f"/classes/{room.pk}/extensions/remove", {"username": "ada", "lesson": FIRST.id}
+    )
     assert done.status_code == 302 and not Extension.objects.exists()
     page = bob.get(f"/classes/{room.pk}/").content.decode()
     assert "No learner has an extension." in page and "extended to" not in page
@@ -150,7 +158,10 @@ def test_the_class_page_lists_the_extensions_and_a_teacher_takes_one_away(taught
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ({"username": "ada", "lesson": LAST.id}, f"&#x27;ada&#x27; has no extension in the lesson &#x27;{LAST.id}&#x27;."),
+        (
+            {"username": "ada", "lesson": LAST.id},
+            f"&#x27;ada&#x27; has no extension in the lesson &#x27;{LAST.id}&#x27;.",
+        ),
         ({"username": "nobody", "lesson": FIRST.id}, "&#x27;nobody&#x27; has no extension"),
         ({"username": "ada", "lesson": "no-such-lesson"}, "has no extension in the lesson"),
         ({"username": "a\x00da", "lesson": FIRST.id}, "has no extension in the lesson"),

@@ -64,7 +64,9 @@ def test_each_cell_says_its_state_points_and_marks_in_words_and_links_to_the_wor
 
 def test_the_grid_marks_late_and_extended_work_with_a_symbol_and_escapes_every_name():
     html = drawn(room_roster())
-    cells = re.findall(r'<a class="glance-cell ([a-z]+) shade-(\d)" href="([^"]+)"[^>]*>(.*?)</a>', html)
+    cells = re.findall(
+        r'<a class="glance-cell ([a-z]+) shade-(\d)" href="([^"]+)"[^>]*>(.*?)</a>', html
+    )
     assert [(state, int(n)) for state, n, _href, _inner in cells] == [
         ("solved", 1), ("tried", 1), ("none", 0), ("solved", 4),
     ]  # fmt: skip
@@ -76,7 +78,7 @@ def test_the_grid_marks_late_and_extended_work_with_a_symbol_and_escapes_every_n
     assert "glance-mark" not in untouched + full
     assert "✓" in late and "◐" in extended and "glyph" not in untouched  # not colour alone
     assert "<script>" not in html and "&lt;script&gt;alert(&#x27;ada&#x27;)" in html
-    assert html.count("<th scope=\"row\"") == 2 and "(left)" in html
+    assert html.count('<th scope="row"') == 2 and "(left)" in html
     assert cells[2][2] == reverse("class-learner-work", args=[7, "bob", FIRST.id]) + "#latest"
     assert 'role="region"' in html and 'tabindex="0"' in html  # scrolls in its own box
 

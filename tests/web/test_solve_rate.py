@@ -63,12 +63,14 @@ def numbers_inside(svg: str) -> None:
     for path in re.findall(r' d="([^"]+)"', svg):
         for letter, value in re.findall(r"([MHV])(-?[\d.]+)", path):
             assert 0 <= float(value) <= (HEIGHT if letter == "V" else WIDTH), (letter, value)
-    texts = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)"[^>]*>([^<]*)</text>', svg)
+    texts = re.findall(
+        r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)"[^>]*>([^<]*)</text>', svg
+    )
     assert texts
     for x, y, anchor, words in texts:
         width = len(words.replace("&amp;", "&")) * solve_rate.CHAR
         left = {"start": float(x), "end": float(x) - width}.get(anchor, float(x) - width / 2)
-        assert 0 <= left and left + width <= WIDTH, (x, anchor, words)
+        assert left >= 0 and left + width <= WIDTH, (x, anchor, words)
         assert 12 <= float(y) <= HEIGHT - 4, (y, words)  # a 12 px line, its descenders too
 
 
@@ -150,7 +152,10 @@ def test_the_chart_escapes_its_text_and_reads_out_its_figures_and_due_time():
     assert "<b>" not in svg and "&lt;b&gt;Loops&lt;/b&gt; &amp; “more”" in svg
     label = re.search(r'aria-label="([^"]+)"', svg).group(1)
     assert label.startswith("Learners of 3 who had solved “&lt;b&gt;Loops")
-    assert "2030-01-01: 0 (0%); 2030-01-02: 1 (33%); 2030-01-04: 2 (67%); 2030-01-05: 3 (100%)" in label
+    assert (
+        "2030-01-01: 0 (0%); 2030-01-02: 1 (33%); 2030-01-04: 2 (67%); 2030-01-05: 3 (100%)"
+        in label
+    )
     assert label.endswith("Due 2030-01-05 17:00: 3 (100%) by then.")
     assert 'class="due"' in svg and ">due 2030-01-05</text>" in svg
     assert 'role="img"' in svg and "<title>" in svg
@@ -161,4 +166,3 @@ def test_the_chart_speaks_turkish_to_a_turkish_teacher():
     with translation.override("tr"):
         svg = chart()
     assert "(%0)" in svg and ">%100</text>" in svg and "Teslim: 2030-01-05 17:00" in svg
-

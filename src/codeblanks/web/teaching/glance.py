@@ -61,7 +61,7 @@ def state(c: Cell) -> str:
 def _words(name: str, title: str, c: Cell) -> str:
     states = {"solved": _("solved"), "tried": _("tried"), "none": _("not started")}
     found = {"name": name, "lesson": title, "state": states[state(c)]}
-    found |= {"score": localize(c.score), "total": c.max_score}
+    found |= {"score": localize(c.score), "total": str(c.max_score)}
     words = _("%(name)s, %(lesson)s: %(state)s, %(score)s of %(total)s points") % found
     if c.late:
         words += ", " + _("late")

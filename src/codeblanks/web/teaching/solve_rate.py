@@ -50,9 +50,7 @@ class SolveRate:
         return self.counts[-1] if self.counts else 0
 
 
-def solve_rate(
-    room: Classroom, lesson: Lesson, now: datetime | None = None
-) -> SolveRate | None:
+def solve_rate(room: Classroom, lesson: Lesson, now: datetime | None = None) -> SolveRate | None:
     """The lesson's solve rate in the class; None when the class has no learner (or does not
     cover the lesson)."""
     now = now or timezone.now()
@@ -64,7 +62,7 @@ def solve_rate(
     solved = LessonProgress.objects.filter(
         user_id__in=users, lesson_uuid=lesson.uuid, solved_at__isnull=False
     ).values_list("solved_at", flat=True)
-    times = sorted(solved)
+    times = sorted(t for t in solved if t is not None)
     days = [t.astimezone(zone).date() for t in times]
     today = now.astimezone(zone).date()
     start = min([room.created_at.astimezone(zone).date(), *days[:1], today])
