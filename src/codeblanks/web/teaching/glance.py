@@ -1,8 +1,9 @@
 """The class at a glance: every learner × every lesson as one small cell, coloured by where the
 learner is (not started, tried, solved), darker the more of the lesson's points they have,
-marked "!" when late and "+" when their due time was extended, each a link to their work.
+marked "!" when late and "+" when their due time was extended; a cell with work in it (tried
+or solved) is a link to that work, as the roster's cell is (a lesson not started has none).
 
-An HTML table, not an SVG: every cell is a link, and a table's links are reached by the
+An HTML table, not an SVG: its cells are links, and a table's links are reached by the
 keyboard and read by screen readers with their row and column headers, without a script; the
 cell's words (who, which lesson, what state, how many points, late or extended) are its link's
 text, so the grid is its own text alternative. Colours come from classes (``shade-0`` to
@@ -29,7 +30,7 @@ class GlanceCell:
     shade: int
     late: bool
     extended: bool
-    url: str  # the learner's work in the lesson, as the roster links it
+    url: str  # the learner's work in the lesson, as the roster links it (used once tried)
     words: str  # what the cell says in words: its link's text
 
 
