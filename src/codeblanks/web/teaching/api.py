@@ -142,8 +142,9 @@ def join(request):
     return JsonResponse({"id": room.pk, "name": room.name, "joined": made})
 
 
-def _taught(request, room_id: int):
-    user = _user(request)
+def _taught(request, room_id: int, user=None):
+    if user is None:
+        user = _user(request)
     if isinstance(user, JsonResponse):
         return user
     room = classes.class_for_teacher(user, room_id)
@@ -157,8 +158,8 @@ CHANGE_EXAMPLE = (
     '{"weights": {"exercise": 3, "question": 1}} or {"add_teacher": "username"}'
 )
 CHANGES = {
-    "rotate_code", "lessons", "due", "add_teacher", "time_zone", "late_policy", "late_penalty",
-    "weights", "count_after_review",
+    "rotate_code", "lessons", "due", "add_teacher", "remove_teacher", "time_zone",
+    "late_policy", "late_penalty", "weights", "count_after_review",
 }  # fmt: skip
 
 
@@ -178,6 +179,10 @@ def _change(room, data) -> None:
         raise classes.ClassError(_('"add_teacher" must be a username.'))
     if "add_teacher" in data:
         classes.class_add_teacher(room, data["add_teacher"])
+    if "remove_teacher" in data:
+        if not isinstance(data["remove_teacher"], str):
+            raise classes.ClassError(_('"remove_teacher" must be a username.'))
+        classes.class_remove_teacher(room, data["remove_teacher"])
     zone = _zone_name(data, room.time_zone)
     if zone != room.time_zone:
         try:
@@ -206,16 +211,20 @@ def _change(room, data) -> None:
 @csrf_exempt
 def change(request, room_id: int):
     """PATCH /api/classes/<id> ``{"rotate_code": true}``, ``{"lessons": [ids], "due": {}}``,
-    ``{"add_teacher": "username"}``, ``{"weights": {...}, "count_after_review": true}``:
+    ``{"add_teacher": "username"}``, ``{"remove_teacher": "username"}`` (its owner only),
+    ``{"weights": {...}, "count_after_review": true}``:
     answers the class as POST /api/classes does."""
     if bad := method_refusal(request, "PATCH"):
         return bad
-    room = _taught(request, room_id)
+    user = _user(request)
+    room = _taught(request, room_id, user)
     if isinstance(room, JsonResponse):
         return room
     data = json_body(request, CHANGE_EXAMPLE)
     if isinstance(data, JsonResponse):
         return data
+    if isinstance(data, dict) and "remove_teacher" in data and room.teacher_id != user.pk:
+        return error(403, "not-the-owner", _("Only the class's owner removes a co-teacher."))
     try:
         _change(room, data)
     except classes.ClassError as exc:
@@ -251,6 +260,25 @@ def extend(request, room_id: int):
     body = {"username": data["username"], "lesson": data["lesson"],
             "due": deadlines.iso(found.due_at, zone)}  # fmt: skip
     return JsonResponse(body, status=201)
+
+
+@csrf_exempt
+def unextend(request, room_id: int, username: str, lesson_id: str):
+    """DELETE /api/classes/<id>/extensions/<username>/<lesson>: the learner's extension taken
+    away; answers the due time that is theirs again (the lesson's, or null)."""
+    if bad := method_refusal(request, "DELETE"):
+        return bad
+    room = _taught(request, room_id)
+    if isinstance(room, JsonResponse):
+        return room
+    if not classes.class_unextend(room, username, lesson_id):
+        message = _("%(name)s has no extension in the lesson %(lesson)s.")
+        found = {"name": repr(username), "lesson": repr(lesson_id)}
+        return error(404, "no-such-extension", message % found)
+    due = next(cl.due_at for x, cl in classes.class_lessons(room) if x.id == lesson_id)
+    body = {"username": username, "lesson": lesson_id, "extended": False,
+            "due": deadlines.iso(due, deadlines.room_zone(room))}  # fmt: skip
+    return JsonResponse(body)
 
 
 @csrf_exempt

@@ -275,6 +275,19 @@ def make_co_teacher(room: Classroom, user) -> None:
     room.members.filter(user=user).delete()
 
 
+def class_remove_teacher(room: Classroom, username: str) -> None:
+    """The owner takes ``username`` off the class's co-teachers: from now on they see it no
+    more (their own progress, and the class's, stay as they were). ``ClassError`` when they
+    are not its co-teacher, or are its owner (a class always has one)."""
+    if username and username == room.teacher.get_username():
+        raise ClassError(_("%(name)s owns this class; its owner stays.") % {"name": username})
+    found = room.co_teachers.filter(username=_name(username)).first()
+    if found is None:
+        message = _("%(name)s is not a co-teacher of this class.")
+        raise ClassError(message % {"name": repr(username)})
+    room.co_teachers.remove(found)
+
+
 def class_teachers(room: Classroom) -> list[str]:
     """The usernames of who teaches the class: its owner first, then its co-teachers."""
     others = room.co_teachers.order_by("username").values_list("username", flat=True)
@@ -368,6 +381,17 @@ def class_extend(room: Classroom, username: str, lesson_id: str, due: datetime) 
         class_lesson=by_id[lesson_id], user=member.user, defaults={"due_at": due}
     )
     return found
+
+
+def class_unextend(room: Classroom, username: str, lesson_id: str) -> bool:
+    """Take a learner's extension away: the lesson's own due time is theirs again. False
+    when they have none in that lesson (or there is no such learner or lesson)."""
+    by_id = {lesson.id: cl for lesson, cl in class_lessons(room)}
+    if lesson_id not in by_id:
+        return False
+    found = Extension.objects.filter(class_lesson=by_id[lesson_id], user__username=_name(username))
+    done, _rows = found.delete()
+    return done > 0
 
 
 def class_remove(room: Classroom, username: str) -> bool:

@@ -20,9 +20,19 @@ urlpatterns = [
     path("classes/<row:room_id>/rotate", views.class_rotate, name="class-rotate"),
     path("classes/<row:room_id>/remove", views.class_remove, name="class-remove"),
     path("classes/<row:room_id>/teachers", views.class_add_teacher, name="class-add-teacher"),
+    path(
+        "classes/<row:room_id>/teachers/remove",
+        views.class_remove_teacher,
+        name="class-remove-teacher",
+    ),
     path("classes/<row:room_id>/regrade", views.class_regrade, name="class-regrade"),
     path("classes/<row:room_id>/late-policy", views.class_policy, name="class-policy"),
     path("classes/<row:room_id>/extensions", views.class_extend, name="class-extend"),
+    path(
+        "classes/<row:room_id>/extensions/remove",
+        views.class_unextend,
+        name="class-unextend",
+    ),
     path("classes/<row:room_id>/leave", views.class_leave, name="class-leave"),
     path("classes/<row:room_id>/delete", views.class_delete, name="class-delete"),
     path(
@@ -52,6 +62,11 @@ api_urlpatterns = [
     ),
     path("api/classes/<row:room_id>/regrade", api.regrade, name="api-class-regrade"),
     path("api/classes/<row:room_id>/extensions", api.extend, name="api-class-extensions"),
+    path(
+        "api/classes/<row:room_id>/extensions/<str:username>/<str:lesson_id>",
+        api.unextend,
+        name="api-class-extension",
+    ),
     path("api/classes/<row:room_id>/progress", api.progress, name="api-class-progress"),
     path("api/classes/<row:room_id>/progress.csv", api.progress_csv, name="api-class-csv"),
     path("api/classes/<row:room_id>/answers.csv", api.answers_csv, name="api-class-answers"),

@@ -223,6 +223,7 @@ def _detail_page(
         "owner": room.teacher_id == request.user.pk,
         "teacher_error": teacher_error,
         "teacher_added": request.GET.get("added", ""),
+        "teacher_removed": request.GET.get("removed", ""),
         "regraded": regraded,
         "deadline_error": deadline_error,
         "rules": scores.described(table.rules),
@@ -319,6 +320,24 @@ def class_add_teacher(request, room_id: int):
 
 @login_required
 @require_POST
+def class_remove_teacher(request, room_id: int):
+    """The owner takes a co-teacher off the class; a co-teacher is told, in words, that only
+    the owner can (403); a wrong name shows the class again with why."""
+    room = _taught_or_404(request, room_id)
+    username = request.POST.get("username", "").strip()
+    if room.teacher_id != request.user.pk:
+        message = _("Only the class's owner removes a co-teacher.")
+        return _detail_page(request, room, teacher_error=message, status=403)
+    try:
+        classes.class_remove_teacher(room, username)
+    except classes.ClassError as exc:
+        return _detail_page(request, room, teacher_error=str(exc), status=422)
+    query = urlencode({"removed": username})
+    return redirect(reverse("class-detail", args=[room_id]) + "?" + query)
+
+
+@login_required
+@require_POST
 def class_policy(request, room_id: int):
     """The class's late policy (accept, penalty with its percent, close)."""
     room = _taught_or_404(request, room_id)
@@ -346,6 +365,19 @@ def class_extend(request, room_id: int):
         )
     except (deadlines.DueError, classes.ClassError) as exc:
         return _detail_page(request, room, deadline_error=str(exc), status=422)
+    return redirect("class-detail", room_id=room_id)
+
+
+@login_required
+@require_POST
+def class_unextend(request, room_id: int):
+    """Take a learner's extension away (the lesson's own due time is theirs again)."""
+    room = _taught_or_404(request, room_id)
+    username, lesson_id = request.POST.get("username", ""), request.POST.get("lesson", "")
+    if not classes.class_unextend(room, username, lesson_id):
+        message = _("%(name)s has no extension in the lesson %(lesson)s.")
+        found = {"name": repr(username), "lesson": repr(lesson_id)}
+        return _detail_page(request, room, deadline_error=message % found, status=422)
     return redirect("class-detail", room_id=room_id)
 
 
