@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import quotas, selectors
-from codeblanks.web.teaching import analysis, classes, deadlines, work
+from codeblanks.web.teaching import analysis, classes, clusters, deadlines, work
 from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.regrade import regrade
@@ -336,7 +336,8 @@ def _analysis_page(request, lesson, users, scope: str, room=None):
             (q, bar_chart(_("Most common wrong answers"), q.wrong)) for q in found.questions
         ],
     }
-    context = {"a": found, "charts": charts, "scope": scope, "room": room}
+    groups = clusters.for_page(lesson, users)  # never waits: computed in the background
+    context = {"a": found, "charts": charts, "scope": scope, "room": room, "groups": groups}
     return render(request, "teaching/analysis.html", context)
 
 
