@@ -34,7 +34,8 @@ from codeblanks.web.teaching.corpus_export import wrong_programs, wrong_runs
 log = logging.getLogger("codeblanks.web")
 
 KEPT_S = 7 * 24 * 3600  # a grouping nobody looks at for a week is computed again when asked
-KNOWN_MOST = 5_000  # programs the thread remembers the grade of (then it starts again)
+PARTIAL_S = 300  # one that left programs out (the sandbox could not run them) is tried again
+KNOWN_MOST = 2_000  # programs the thread remembers the grade of (then it starts again)
 
 # One daemon thread: a grouping is computed again when asked, so a node that stops need not
 # wait for one (a pool's thread would hold the process's exit until its job ended).
@@ -44,7 +45,7 @@ _idle = threading.Condition(_lock)
 _thread: threading.Thread | None = None
 _busy = 0  # jobs queued or running
 _asked: dict[str, str] = {}  # scope -> the stamp queued or being computed for it
-_known: dict[tuple[tuple[str, str, str], str], Graded] = {}  # the thread's own
+_known: dict[tuple[tuple[str, str, str], str, str], Graded] = {}  # the thread's own
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,10 @@ class Group:
 
     @property
     def verdict_label(self) -> str:
-        return Verdict(self.verdict).label()
+        try:
+            return Verdict(self.verdict).label()
+        except ValueError:
+            return self.verdict
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,7 @@ def _compute(scope: str, stamp: str, lesson: Lesson, programs: list[str], langua
         with i18n.language(language):
             groups, left_out = run_sync(_agroups(lesson, programs))
         entry = {"stamp": stamp, "groups": groups, "left_out": left_out}
-        cache.set(scope, entry, timeout=KEPT_S)
+        cache.set(scope, entry, timeout=PARTIAL_S if left_out else KEPT_S)
     except Exception:  # a thread has no caller to tell: log it, ask again on the next view
         log.exception("the groups of wrong programs of %s could not be computed", lesson.id)
     finally:
@@ -165,15 +169,15 @@ async def _agroups(lesson: Lesson, programs: list[str]) -> tuple[list[dict], int
     as plain data for the cache, and how many programs the sandbox could not run."""
     if len(_known) > KNOWN_MOST:
         _known.clear()
-    version, graded, left_out = cache_key(lesson), [], 0
+    version, language, graded, left_out = cache_key(lesson), i18n.current(), [], 0
     for code in distinct(programs):
-        one = _known.get((version, code))
+        one = _known.get((version, language, code))
         if one is None:
             one = await agraded(lesson, code, get_sandbox())
             if Verdict(one.grade.verdict).platform:
                 left_out += 1
                 continue
-            _known[version, code] = one
+            _known[version, language, code] = one
         graded.append(one)
     return [_plain(lesson, c) for c in group(lesson, graded)], left_out
 
