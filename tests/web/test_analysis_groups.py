@@ -47,6 +47,7 @@ def person(name, *, teacher=False):
     made = get_user_model().objects.create_user(name, password="a-long-passphrase-1")
     if teacher:
         call_command("grant_teacher", name, stdout=io.StringIO())
+        made = get_user_model().objects.get(pk=made.pk)
     c = Client(HTTP_HOST=HOST)
     c.force_login(made)
     return made, c
@@ -79,7 +80,8 @@ def test_the_class_page_groups_its_unmatched_programs_as_mistakes_suggest_does()
 
     expected = run_sync(asuggest(lesson, [COLON, COLON_AGAIN, TAGGED], get_sandbox()))
     assert [c.count for c in expected] == [2, 1]
-    shown = clusters.for_page(lesson, list(room.members.values_list("user_id", flat=True)))
+    members = list(room.members.values_list("user_id", flat=True))
+    shown = clusters.for_page(lesson, members, f"class:{room.pk}")
     assert shown.fresh and [(g.name, g.count) for g in shown.groups] == [
         (c.name, c.count) for c in expected
     ]

@@ -5,10 +5,11 @@ a teacher and an author name the same group the same way (its candidate file's n
 Grouping runs each program in the sandbox again, and an ``Attempt`` keeps a program and its
 verdict but not its values, so a page never computes it: it asks one background thread to, and
 shows what the shared cache holds meanwhile ("computing", or the groups of a little earlier).
-The cache keeps one entry per lesson (its version and the page's language) and scope (a class's
-members, or the site), stamped with the wrong runs it was computed from (their number and the
-newest's id): a new wrong run asks for a new grouping, and the thread grades only the programs
-it has not graded before for that lesson version.
+The cache keeps one entry per lesson (its version and the page's language) and page (a class's,
+or the site's), stamped with the wrong runs it was computed from (their number, the newest's id
+and whose they are): a new wrong run, or a learner joining or leaving the class, asks for a new
+grouping, and the thread grades only the programs it has not graded before for that lesson
+version.
 """
 
 from __future__ import annotations
@@ -84,13 +85,17 @@ class Groups:
     unavailable: bool = False  # the shared cache did not answer
 
 
-def for_page(lesson: Lesson, users: list[int] | None) -> Groups:
-    """The groups to show now; never waits for the sandbox (see the module)."""
+def for_page(lesson: Lesson, users: list[int] | None, where: str) -> Groups:
+    """The groups to show now of these users' wrong runs (a class's members; ``None``: the
+    site's), on the page ``where`` names (``class:<id>``, ``site``); never waits for the
+    sandbox (see the module)."""
     runs = wrong_runs(lesson, users)
     seen = runs.aggregate(last=Max("id"), n=Count("id"))
     if not seen["n"]:
         return Groups(ready=True, fresh=True)
-    scope, stamp = _scope(lesson, users), f"{seen['n']}:{seen['last']}"
+    who = "" if users is None else ",".join(str(u) for u in sorted(users))
+    members = hashlib.sha256(who.encode()).hexdigest()[:16]
+    scope, stamp = _scope(lesson, where), f"{seen['n']}:{seen['last']}:{members}"
     try:
         kept = cache.get(scope)
     except Exception:
@@ -105,9 +110,8 @@ def for_page(lesson: Lesson, users: list[int] | None) -> Groups:
         return Groups()
 
 
-def _scope(lesson: Lesson, users: list[int] | None) -> str:
-    who = "site" if users is None else ",".join(str(u) for u in sorted(users))
-    key = repr((cache_key(lesson), i18n.current(), who))
+def _scope(lesson: Lesson, where: str) -> str:
+    key = repr((cache_key(lesson), i18n.current(), where))
     return "codeblanks:clusters:" + hashlib.sha256(key.encode()).hexdigest()
 
 

@@ -336,7 +336,8 @@ def _analysis_page(request, lesson, users, scope: str, room=None):
             (q, bar_chart(_("Most common wrong answers"), q.wrong)) for q in found.questions
         ],
     }
-    groups = clusters.for_page(lesson, users)  # never waits: computed in the background
+    where = "site" if room is None else f"class:{room.pk}"
+    groups = clusters.for_page(lesson, users, where)  # never waits: computed in the background
     context = {"a": found, "charts": charts, "scope": scope, "room": room, "groups": groups}
     return render(request, "teaching/analysis.html", context)
 
