@@ -36,7 +36,7 @@ def _copy(tmp_path: Path) -> Path:
 def _without_the_case(lesson: Path) -> None:
     toml = lesson / "lesson.toml"
     text = toml.read_text(encoding="utf-8")
-    variant = f'\n[[grading.variants]]\nname = "{CASE}"\nvotes = .*\n'
+    variant = rf'\n\[\[grading\.variants\]\]\nname = "{CASE}"\nvotes = .*\n'
     text, found = re.subn(variant, "\n", text)
     assert found == 1
     text, found = re.subn(rf'^must_fail = \["{CASE}"\]\n', "", text, flags=re.M)
