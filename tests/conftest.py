@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(session, config, items):
 # Pools' idle workers and the process-wide services (started on first use by whichever test
 # came first) are kept on purpose, as in a server.
 LEFT_BEHIND_S = 60.0
-KEPT_THREADS = ("site_", "mail_", "sandbox-run_", "asyncio_", "ThreadPoolExecutor-")
+KEPT_THREADS = ("site_", "mail_", "clusters", "sandbox-run_", "asyncio_", "ThreadPoolExecutor-")
 # The reading's worker pool (codeblanks.sandbox.workers): its manager and queue threads, and
 # multiprocessing's own fork server and resource tracker, are the process's for its lifetime.
 KEPT_POOL_THREADS = ("_ExecutorManagerThread", "QueueFeederThread")

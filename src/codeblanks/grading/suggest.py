@@ -18,12 +18,28 @@ from pathlib import Path
 from codeblanks.content.corpus import digest, normalise
 from codeblanks.content.model import Lesson
 from codeblanks.grading.grade import Grade, agrade_runs, judge, run_sync
-from codeblanks.grading.mistakes import behaves_like, how_it_fails
+from codeblanks.grading.mistakes import Failure, behaves_like, how_it_fails
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import RunResult
 from codeblanks.sandbox.result import Runner
 
 PLATFORM = {v.value for v in Verdict if v.platform}
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One program graded again: its grade, its runs and the solution's runs they compare to."""
+
+    code: str
+    grade: Grade
+    runs: dict[str, RunResult]
+    solution: dict[str, RunResult]
+
+    @property
+    def unmatched(self) -> bool:
+        """Wrong by the learner's doing, and no declared mistake matches it: a candidate's."""
+        grade = self.grade
+        return not grade.correct and grade.verdict not in PLATFORM and grade.mistake is None
 
 
 @dataclass
@@ -37,48 +53,75 @@ class Candidate:
     count: int = 1
     programs: list[str] = field(default_factory=list)
 
-    def failing(self, lesson: Lesson) -> list[str]:
-        """Each case it fails, with what goes wrong there (the values, the output, an error)."""
+    @property
+    def name(self) -> str:
+        """Its file's name, which the command line prints and the item analysis page shows:
+        the same programs get the same name wherever they are grouped."""
+        return f"candidate-{self.count}x-{digest(self.code)}.py"
+
+    def fails(self, lesson: Lesson) -> list[tuple[str, Failure]]:
+        """Each case it fails, with how it goes wrong there (the values, the output, an error)."""
         found = []
         for case, run in self.runs.items():
             sol = self.solution.get(case)
             if sol is None or not sol.ok:
                 continue
             how = how_it_fails(lesson, run, sol)
+            if how.error is not None or not how.right:
+                found.append((case, how))
+        return found
+
+    def failing(self, lesson: Lesson) -> list[str]:
+        """``fails`` in an author's words, one line a case."""
+        found = []
+        for case, how in self.fails(lesson):
             if how.error is not None:
                 found.append(f"{case}: {how.verdict} ({how.error})")
-            elif not how.right:
+            else:
                 parts = ([] if how.output else ["output"]) + sorted(how.wrong | how.tests)
                 found.append(f"{case}: {', '.join(parts)}")
         return found
 
 
+async def agraded(lesson: Lesson, code: str, sandbox: Runner) -> Graded:
+    """``code`` graded again, patiently (an author's or a teacher's tool waits its turn)."""
+    runs, ref, missing = await agrade_runs(lesson, code, sandbox, patient=True)
+    ref = ref.trusted()
+    grade = await asyncio.to_thread(judge, lesson, code, runs, ref, missing)
+    return Graded(code, grade, runs, ref.solution)
+
+
+def group(lesson: Lesson, graded: Iterable[Graded]) -> list[Candidate]:
+    """The one grouping, for the command line and the item analysis page alike: the unmatched
+    programs, shortest first (so a group's first program is the one to read, and the same
+    programs give the same groups in any order), joined to the first group they behave like;
+    most programs first."""
+    candidates: list[Candidate] = []
+    for one in sorted((g for g in graded if g.unmatched), key=lambda g: (len(g.code), g.code)):
+        cases = {n for n, r in one.solution.items() if r.ok and n in one.runs}
+        for found in candidates:
+            if set(found.runs) == set(one.runs) and behaves_like(
+                lesson, one.runs, found.runs, cases
+            ):
+                found.count += 1
+                found.programs.append(one.code)
+                break
+        else:
+            candidates.append(
+                Candidate(one.code, one.grade, one.runs, one.solution, programs=[one.code])
+            )
+    return sorted(candidates, key=lambda c: (-c.count, c.code))
+
+
+def distinct(programs: Iterable[str]) -> list[str]:
+    """``programs`` normalised (content/corpus.py), each once, in a fixed order."""
+    return sorted({normalise(code) for code in programs}, key=lambda c: (len(c), c))
+
+
 async def asuggest(lesson: Lesson, programs: Iterable[str], sandbox: Runner) -> list[Candidate]:
     """The candidates among ``programs`` (each graded once, one at a time: an author's tool
     must not crowd out learners), most programs first."""
-    candidates: list[Candidate] = []
-    seen: set[str] = set()
-    for code in programs:
-        code = normalise(code)
-        if code in seen:
-            continue
-        seen.add(code)
-        runs, ref, missing = await agrade_runs(lesson, code, sandbox, patient=True)
-        ref = ref.trusted()
-        grade = await asyncio.to_thread(judge, lesson, code, runs, ref, missing)
-        if grade.correct or grade.verdict in PLATFORM or grade.mistake is not None:
-            continue
-        cases = {n for n, r in ref.solution.items() if r.ok and n in runs}
-        for found in candidates:
-            if set(found.runs) == set(runs) and behaves_like(lesson, runs, found.runs, cases):
-                found.count += 1
-                found.programs.append(code)
-                if len(code) < len(found.code):
-                    found.code, found.grade = code, grade
-                break
-        else:
-            candidates.append(Candidate(code, grade, runs, ref.solution, programs=[code]))
-    return sorted(candidates, key=lambda c: (-c.count, c.code))
+    return group(lesson, [await agraded(lesson, code, sandbox) for code in distinct(programs)])
 
 
 def candidate_file(lesson: Lesson, candidate: Candidate, name: str) -> str:
@@ -110,7 +153,7 @@ def write_candidates(
     for candidate in candidates:
         if candidate.count < least:
             continue
-        name = f"candidate-{candidate.count}x-{digest(candidate.code)}.py"
+        name = candidate.name
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / name
         path.write_text(candidate_file(lesson, candidate, name), encoding="utf-8")

@@ -14,6 +14,8 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.db.models import QuerySet
+
 from codeblanks.content.corpus import as_file, digest, normalise, programs_in
 from codeblanks.content.model import Lesson
 from codeblanks.grading.verdicts import Verdict
@@ -64,6 +66,27 @@ def distinct_programs(lesson: Lesson) -> dict[str, str]:
         if program or wrong:
             found.setdefault(normalise(without_comments(program or wrong)), verdict)
     return found
+
+
+def wrong_runs(lesson: Lesson, users: list[int] | None = None) -> QuerySet[Attempt]:
+    """The runs of ``lesson`` judged wrong by the learner's doing, by these users (a class) or
+    by everyone (``None``)."""
+    rows = Attempt.objects.filter(lesson_uuid=lesson.uuid).exclude(
+        verdict__in=[*PLATFORM, Verdict.CORRECT]
+    )
+    return rows if users is None else rows.filter(user_id__in=users)
+
+
+def wrong_programs(lesson: Lesson, users: list[int] | None = None) -> list[str]:
+    """Each distinct program of ``wrong_runs`` (comments out, normalised): what ``mistakes
+    suggest --db`` and the item analysis page group, so that both show the same groups."""
+    rows = wrong_runs(lesson, users).values_list("program", "wrong_code").distinct()
+    found = {
+        normalise(without_comments(program or wrong))
+        for program, wrong in rows.iterator()
+        if program or wrong
+    }
+    return sorted(found)
 
 
 def export(lesson: Lesson, folder: Path) -> Exported:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import quotas, selectors
-from codeblanks.web.teaching import analysis, classes, deadlines, scores, work
+from codeblanks.web.teaching import analysis, classes, clusters, deadlines, scores, work
 from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.models import LtiGrade
@@ -418,7 +418,9 @@ def _analysis_page(request, lesson, users, scope: str, room=None):
             (q, bar_chart(_("Most common wrong answers"), q.wrong)) for q in found.questions
         ],
     }
-    context = {"a": found, "charts": charts, "scope": scope, "room": room}
+    where = "site" if room is None else f"class:{room.pk}"
+    groups = clusters.for_page(lesson, users, where)  # never waits: computed in the background
+    context = {"a": found, "charts": charts, "scope": scope, "room": room, "groups": groups}
     return render(request, "teaching/analysis.html", context)
 
 

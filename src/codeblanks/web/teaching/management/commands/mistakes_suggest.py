@@ -11,9 +11,8 @@ from django.core.management.base import BaseCommand, CommandError
 from codeblanks import i18n
 from codeblanks.content import catalog
 from codeblanks.grading.suggest import suggest_into, summary, wrong_in_corpus
-from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import get_sandbox
-from codeblanks.web.teaching.corpus_export import distinct_programs
+from codeblanks.web.teaching.corpus_export import wrong_programs
 
 
 class Command(BaseCommand):
@@ -32,9 +31,7 @@ class Command(BaseCommand):
         with i18n.language(lang or i18n.DEFAULT):
             localised = found.in_language(i18n.current())
             folder = Path(to) if to else found.path / "mistakes"
-            graded = distinct_programs(found)
-            programs = wrong_in_corpus(localised)
-            programs += [code for code, verdict in graded.items() if verdict != Verdict.CORRECT]
+            programs = wrong_in_corpus(localised) + wrong_programs(found)
             candidates, written = suggest_into(localised, programs, folder, get_sandbox(), least)
             for line in summary(candidates, written, folder):
                 self.stdout.write(line)
