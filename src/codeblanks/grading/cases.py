@@ -18,6 +18,7 @@ from codeblanks.content.model import BlankQuestion, Lesson, Variant
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.counting import counted, counting_values
 from codeblanks.grading.functests import with_tests
+from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 
 VISIBLE = "visible"
@@ -31,6 +32,7 @@ _BREAK = re.compile(r"\r\n|\r|\n")  # the line ends the parser knows
 class Case:
     name: str  # "visible" or the variant's name
     code: str
+    stdin: str = ""  # what the program reads as its standard input (``input()``)
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,19 @@ def substitute(
 
 
 def describe(variant: Variant) -> str:
-    """``X = np.ones((5, 4)); W_q = ...``: what a hidden case gives the inputs."""
-    return "; ".join(f"{name} = {expr}" for name, expr in variant.values.items())
+    """``X = np.ones((5, 4)); W_q = ...``: what a hidden case gives the inputs (and, when it
+    has its own, the standard input it gives the program, as a Python string)."""
+    given = [f"{name} = {expr}" for name, expr in variant.values.items()]
+    if variant.stdin is not None:
+        given.append(_("input {text}").format(text=repr(variant.stdin)))
+    return "; ".join(given)
+
+
+def case_stdin(lesson: Lesson, variant: Variant | None = None) -> str:
+    """The standard input of the visible case, or of ``variant`` (the visible case's unless
+    it gives its own)."""
+    own = variant.stdin if variant is not None else None
+    return lesson.exercise.stdin if own is None else own
 
 
 def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:
@@ -132,7 +145,8 @@ def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | No
     the missing inputs returned (a syntax error leaves only the visible case). A function
     exercise's tests run on the visible case, after the program. The inputs a task rule counts
     are wrapped in every case (``counting.py``)."""
-    cases = [Case(VISIBLE, with_tests(lesson, code))]
+    stdin = case_stdin(lesson)
+    cases = [Case(VISIBLE, with_tests(lesson, code), stdin)]
     missing: MissingInputs | None = None
     variants = lesson.exercise.grading.variants
     names = counted(lesson)
@@ -150,13 +164,13 @@ def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | No
     if own:
         made = substitute(code, counting_values(lesson, {}, own), tree, starts)
         if isinstance(made, str):
-            cases[0] = Case(VISIBLE, with_tests(lesson, made))
+            cases[0] = Case(VISIBLE, with_tests(lesson, made), stdin)
     for variant in variants:
         made = substitute(code, counting_values(lesson, variant.values, own), tree, starts)
         if isinstance(made, MissingInputs):
             missing = made
         elif isinstance(made, str):
-            cases.append(Case(variant.name, made))
+            cases.append(Case(variant.name, made, case_stdin(lesson, variant)))
     return cases, missing
 
 
