@@ -109,7 +109,8 @@ async def run_one(
     """One run, optionally through ``gate`` (``patient``: see ``_patiently``). ``client`` (a
     learner's session, an address) is whom the sandbox's fair share counts it to; ``stdin``
     what the program reads as its standard input."""
-    request = RunRequest((code,), filename, limits, capture, client, stdins=(stdin,) if stdin else ())
+    given = (stdin,) if stdin else ()
+    request = RunRequest((code,), filename, limits, capture, client, stdins=given)
     return (await _patiently(runner, request, gate, patient))[0]
 
 
