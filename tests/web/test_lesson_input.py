@@ -82,13 +82,13 @@ def test_the_page_shows_the_input_under_the_task_escaped(client, monkeypatch):
             return list(self.courses[0].lessons)
 
     monkeypatch.setattr(selectors, "current_catalog", lambda: Catalog())
-    page = client.get(f"/lessons/{FIRST.id}").content.decode()
+    page = client.get(f"/lessons/{FIRST.id}/").content.decode()
     assert "Input your program reads" in page
     assert "&lt;b&gt;Ada&lt;/b&gt;\n36\n</pre>" in page
     assert "<b>Ada</b>" not in page
 
 
 def test_a_lesson_without_input_shows_no_input(client, builtin):
-    page = client.get("/lessons/py-print-and-variables").content.decode()
+    page = client.get("/lessons/py-print-and-variables/").content.decode()
     assert "Input your program reads" not in page
-    assert "Input your program reads" in client.get("/lessons/py-input").content.decode()
+    assert "Input your program reads" in client.get("/lessons/py-input/").content.decode()
