@@ -33,9 +33,10 @@ def test_start_says_what_the_lesson_builds_on_and_writes_its_input(learner_home,
 def test_a_lesson_that_builds_on_nothing_says_nothing(learner_home, capsys):
     assert main(["learn", "start", "py-print-and-variables"]) == 0
     assert "Builds on" not in capsys.readouterr().out
-    assert "The input your program reads" not in (
-        learner_home / "py-print-and-variables" / "README.md"
-    ).read_text()
+    assert (
+        "The input your program reads"
+        not in (learner_home / "py-print-and-variables" / "README.md").read_text()
+    )
 
 
 def test_learn_test_gives_the_program_its_input(learner_home, capsys):

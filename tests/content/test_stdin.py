@@ -58,7 +58,7 @@ def test_a_lesson_without_input_gives_none():
     ("exercise", "variant", "code", "where", "words"),
     [
         ("stdin = 42\n", "", "content.E011", "stdin", "`stdin` is a number; it must be a string"),
-        ("stdin = [\"2\", \"3\"]\n", "", "content.E011", "stdin", "it must be a string"),
+        ('stdin = ["2", "3"]\n', "", "content.E011", "stdin", "it must be a string"),
         ("", "stdin = 7\n", "content.E011", "stdin", "variant 1 `stdin` is a number"),
         ('stdin = "2\\r\\n3"\n', "", "content.E113", "stdin", "holds U+000D"),
         ("", 'stdin = "\\u001b[2J"\n', "content.E113", "stdin", "holds U+001B"),

@@ -30,7 +30,7 @@ def test_reading_past_the_end_is_python_s_eof_error(sandbox):
     result = sandbox.run(READS_TWO, limits=QUICK, stdin="12\n")
     assert result.verdict == "error"
     assert "EOFError: EOF when reading a line" in result.stderr
-    assert 'line 2' in result.stderr
+    assert "line 2" in result.stderr
 
 
 def test_without_input_a_program_reads_nothing(sandbox):

@@ -75,9 +75,7 @@ def reading_next(courses: Iterable[Course]) -> dict[str, str | None]:
     return following
 
 
-def lesson_public(
-    lesson: Lesson, seed: str = "", course: Course | None = None
-) -> dict[str, Any]:
+def lesson_public(lesson: Lesson, seed: str = "", course: Course | None = None) -> dict[str, Any]:
     """Everything a learner needs to do the lesson elsewhere than in the browser (choices in
     ``option_order`` for ``seed``; ``course``, in the lesson's language, names the course and
     the earlier lessons it builds on)."""
