@@ -187,8 +187,9 @@ def _without_title(explanation: str, title: str) -> str:
 
 
 def builds_on_line(lesson: dict[str, Any]) -> str:
-    """ "Builds on: ..." as the lesson page says it, each idea with the id of the earlier lesson
-    that teaches it; "" when the lesson builds on nothing (or an older server does not say)."""
+    """The line "Builds on: ..." as the lesson page words it, each idea with the id of the
+    earlier lesson that teaches it; "" when the lesson builds on nothing (or an older server
+    does not say)."""
     found = [
         _("{idea} ({lesson})").format(idea=one_line(item["idea"]), lesson=one_line(item["id"]))
         for item in lesson.get("builds_on") or ()
