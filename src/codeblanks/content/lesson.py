@@ -103,11 +103,7 @@ def read_lesson(
     level = _read_level(root, levels)
     teaches, uses = root.texts("teaches"), root.texts("uses")
 
-    exercise = root.table("exercise")
-    exercise.unknown(EXERCISE_KEYS)
-    filename = _read_filename(exercise)
-    hints = exercise.hints()
-    stdin = read_stdin(exercise) or ""
+    filename, hints, stdin = _read_exercise(root.table("exercise"))
 
     grading = _read_grading(root.table("grading"), folder, trees, problems)
     if grading is not None:
@@ -151,6 +147,12 @@ def read_lesson(
         teaches=teaches,
         uses=uses,
     )
+
+
+def _read_exercise(exercise: Table) -> tuple[str, tuple[str, ...], str]:
+    """``[exercise]``: the file name, the hints and the visible case's standard input."""
+    exercise.unknown(EXERCISE_KEYS)
+    return _read_filename(exercise), exercise.hints(), read_stdin(exercise) or ""
 
 
 def _read_prose(folder: Path, problems: list[Problem]) -> tuple[str | None, str | None]:
