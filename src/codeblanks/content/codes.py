@@ -199,6 +199,11 @@ CODES: dict[str, tuple[str, str]] = {
         "write an optional `title: ...` line, then rows of equal length, e.g. [[1, 0], [0, 1]]; "
         'infinities and NaN as "inf", "-inf", "nan"',
     ),
+    "content.E115": (
+        "a program's standard input (`stdin`) is longer than 16 KiB",
+        "give the program the few lines it reads; a program that needs data at length makes it "
+        "itself or is given it as an input",
+    ),
     # characters a renderer cannot show
     "content.E113": (
         "a text holds a control character (often an escape gone wrong: `\\t` of `\\text`)",

@@ -14,11 +14,12 @@ from pathlib import Path
 
 from codeblanks.content.codes import problem
 from codeblanks.content.corpus import read_corpus
-from codeblanks.content.fields import Table
+from codeblanks.content.fields import Table, type_name
 from codeblanks.content.files import folder_version, inside, read_text, read_toml
 from codeblanks.content.functests import read_tests
 from codeblanks.content.heatmaps import heatmap_problems
 from codeblanks.content.model import (
+    MAX_STDIN_BYTES,
     Exercise,
     FunctionTests,
     GradingSpec,
@@ -36,7 +37,7 @@ from codeblanks.content.questions import read_questions
 from codeblanks.content.tomlpos import Locator
 
 LESSON_KEYS = {"id", "uuid", "title", "summary", "level", "teaches", "uses", "exercise", "grading"}
-EXERCISE_KEYS = {"file", "hints"}
+EXERCISE_KEYS = {"file", "hints", "stdin"}
 OUTPUT_MODES = ("exact", "numbers")
 GRADING_KEYS = {
     "tolerance",
@@ -63,6 +64,9 @@ _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 DEFAULT_FILENAME = "main.py"
 _FILENAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.py$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# What a program's standard input may not hold: control characters other than TAB and the line
+# end (a CR, a NUL or an escape is an escape gone wrong in the TOML, not something typed).
+_STDIN_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def read_lesson(
@@ -99,10 +103,7 @@ def read_lesson(
     level = _read_level(root, levels)
     teaches, uses = root.texts("teaches"), root.texts("uses")
 
-    exercise = root.table("exercise")
-    exercise.unknown(EXERCISE_KEYS)
-    filename = _read_filename(exercise)
-    hints = exercise.hints()
+    filename, hints, stdin = _read_exercise(root.table("exercise"))
 
     grading = _read_grading(root.table("grading"), folder, trees, problems)
     if grading is not None:
@@ -138,6 +139,7 @@ def read_lesson(
             grading=grading,
             hints=hints,
             tests=tests,
+            stdin=stdin,
         ),
         questions=questions,
         version=folder_version(folder),
@@ -145,6 +147,12 @@ def read_lesson(
         teaches=teaches,
         uses=uses,
     )
+
+
+def _read_exercise(exercise: Table) -> tuple[str, tuple[str, ...], str]:
+    """``[exercise]``: the file name, the hints and the visible case's standard input."""
+    exercise.unknown(EXERCISE_KEYS)
+    return _read_filename(exercise), exercise.hints(), read_stdin(exercise) or ""
 
 
 def _read_prose(folder: Path, problems: list[Problem]) -> tuple[str | None, str | None]:
@@ -179,6 +187,37 @@ def _parse_programs(
         else:
             trees[name] = tree
     return trees
+
+
+def read_stdin(table: Table) -> str | None:
+    """A case's standard input, ``stdin = "..."`` (None when the table has none): text of at
+    most ``MAX_STDIN_BYTES``, without control characters but TAB and the line end."""
+    if not table.has("stdin"):
+        return None
+    value = table.data["stdin"]
+    if not isinstance(value, str):
+        table.report(
+            "content.E011",
+            "stdin",
+            f"{table.label} `stdin` is {type_name(value)}; it must be a string",
+            'write the lines the program reads as a string: stdin = """...""" (one per line)',
+        )
+        return None
+    size = len(value.encode("utf-8", "surrogatepass"))
+    if size > MAX_STDIN_BYTES:
+        table.report(
+            "content.E115",
+            "stdin",
+            f"{table.label} `stdin` is {size} bytes; a program's input is at most "
+            f"{MAX_STDIN_BYTES} bytes",
+        )
+        return None
+    found = _STDIN_CONTROL.search(value)
+    if found is not None:
+        code = f"U+{ord(found.group()):04X}"
+        table.report("content.E113", "stdin", f"{table.label} `stdin` holds {code}")
+        return None
+    return value
 
 
 def _read_level(root: Table, levels: tuple[str, ...]) -> str:
@@ -337,8 +376,9 @@ def _read_variants(grading: Table, inputs: set[str]) -> tuple[Variant, ...]:
             )
         names.setdefault(name, index)
         values = {}
+        stdin = read_stdin(table)
         for key, expression in table.data.items():
-            if key == "name":
+            if key in ("name", "stdin"):
                 continue
             if key not in inputs:
                 table.report(
@@ -362,7 +402,7 @@ def _read_variants(grading: Table, inputs: set[str]) -> tuple[Variant, ...]:
                 )
                 continue
             values[key] = expression
-        variants.append(Variant(name, values))
+        variants.append(Variant(name, values, stdin))
     return tuple(variants)
 
 

@@ -10,15 +10,20 @@ from pathlib import Path
 
 DEFAULT_LEVELS: tuple[str, ...] = ("Beginner", "Intermediate", "Advanced", "Expert")
 BLANK = "____"  # the blank a learner fills, in starters and blank questions alike
+# The most standard input a lesson gives one case (``stdin``): a few lines a program reads with
+# input(), not a data file (content.E115; the sandbox carries up to 64 KiB).
+MAX_STDIN_BYTES = 16 * 1024
 
 
 @dataclass(frozen=True)
 class Variant:
     """Other values for the exercise's declared inputs: ``{"X": "np.ones((5, 4))"}``.
-    Each value is a Python expression evaluated in the sandbox, where ``np`` is NumPy."""
+    Each value is a Python expression evaluated in the sandbox, where ``np`` is NumPy.
+    ``stdin``: the standard input the program reads on this case (None: the visible one's)."""
 
     name: str
     values: dict[str, str]
+    stdin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,9 @@ class Exercise:
     tests: FunctionTests | None = None  # a function exercise's tests.py
     # False: a function exercise without expected.txt; its prints are shown, never graded.
     output_graded: bool = True
+    # The visible case's standard input: the lines ``input()`` reads, shown to the learner
+    # ("": none; a hidden case may give its own, ``Variant.stdin``).
+    stdin: str = ""
 
 
 @dataclass(frozen=True)

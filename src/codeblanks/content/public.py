@@ -75,21 +75,35 @@ def reading_next(courses: Iterable[Course]) -> dict[str, str | None]:
     return following
 
 
-def lesson_public(lesson: Lesson, seed: str = "", course_title: str = "") -> dict[str, Any]:
+def lesson_public(lesson: Lesson, seed: str = "", course: Course | None = None) -> dict[str, Any]:
     """Everything a learner needs to do the lesson elsewhere than in the browser (choices in
-    ``option_order`` for ``seed``; ``course_title`` in the lesson's language)."""
+    ``option_order`` for ``seed``; ``course``, in the lesson's language, names the course and
+    the earlier lessons it builds on)."""
     ex = lesson.exercise
     return {
         **lesson_entry(lesson),
-        "course_title": course_title or lesson.course_id,
+        "course_title": course.title if course is not None else lesson.course_id,
         "filename": ex.filename,
         "explanation": lesson.explanation_md,
         "task": ex.task_md,
         "starter": ex.starter,
         "expected_output": ex.expected_output if ex.output_graded else None,  # None: not graded
+        "stdin": ex.stdin or None,  # what the program reads with input(); None: nothing
         "hints": len(ex.hints),
+        "builds_on": builds_on(lesson, course),
         "questions": [question_public(q, seed) for q in lesson.questions],
     }
+
+
+def builds_on(lesson: Lesson, course: Course | None) -> list[dict[str, str]]:
+    """What the lesson builds on, as its page says it: each idea it uses, in words, with the
+    earlier lesson that teaches it (``Course.builds_on``)."""
+    if course is None:
+        return []
+    return [
+        {"id": earlier.id, "title": earlier.title, "idea": words}
+        for words, earlier in course.builds_on(lesson)
+    ]
 
 
 def question_public(question: Question, seed: str = "") -> dict[str, Any]:

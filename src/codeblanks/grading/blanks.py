@@ -148,6 +148,7 @@ async def _reference(
         capture=program.capture,
         gate=gate,
         patient=True,
+        stdin=lesson.exercise.stdin,  # a setup (the solution) may read it
     )
     if run.ok:
         keep(key, run)
@@ -259,6 +260,7 @@ async def _by_value(
                 gate=gate,
                 patient=gate is not None,
                 client=client,
+                stdin=lesson.exercise.stdin,
             ),
             _reference(lesson, question, theirs_p, sandbox, gate),
         )
@@ -472,6 +474,7 @@ async def literal_that_passes(
         capture=program.capture,
         gate=gate,
         patient=True,
+        stdin=lesson.exercise.stdin,  # a setup (the solution) may read it
     )
     if not ref.ok:
         return None

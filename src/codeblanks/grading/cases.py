@@ -14,7 +14,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from codeblanks.content.model import BlankQuestion, Lesson
+from codeblanks.content.model import BlankQuestion, Lesson, Variant
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.counting import counted, counting_values
 from codeblanks.grading.functests import with_tests
@@ -31,6 +31,7 @@ _BREAK = re.compile(r"\r\n|\r|\n")  # the line ends the parser knows
 class Case:
     name: str  # "visible" or the variant's name
     code: str
+    stdin: str = ""  # what the program reads as its standard input (``input()``)
 
 
 @dataclass(frozen=True)
@@ -122,12 +123,20 @@ def substitute(
     return raw.decode()
 
 
+def case_stdin(lesson: Lesson, variant: Variant | None = None) -> str:
+    """The standard input of the visible case, or of ``variant`` (the visible case's unless
+    it gives its own)."""
+    own = variant.stdin if variant is not None else None
+    return lesson.exercise.stdin if own is None else own
+
+
 def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | None]:
     """The visible case and one case per variant; variants that cannot be made are left out and
     the missing inputs returned (a syntax error leaves only the visible case). A function
     exercise's tests run on the visible case, after the program. The inputs a task rule counts
     are wrapped in every case (``counting.py``)."""
-    cases = [Case(VISIBLE, with_tests(lesson, code))]
+    stdin = case_stdin(lesson)
+    cases = [Case(VISIBLE, with_tests(lesson, code), stdin)]
     missing: MissingInputs | None = None
     variants = lesson.exercise.grading.variants
     names = counted(lesson)
@@ -145,13 +154,13 @@ def cases_for(lesson: Lesson, code: str) -> tuple[list[Case], MissingInputs | No
     if own:
         made = substitute(code, counting_values(lesson, {}, own), tree, starts)
         if isinstance(made, str):
-            cases[0] = Case(VISIBLE, with_tests(lesson, made))
+            cases[0] = Case(VISIBLE, with_tests(lesson, made), stdin)
     for variant in variants:
         made = substitute(code, counting_values(lesson, variant.values, own), tree, starts)
         if isinstance(made, MissingInputs):
             missing = made
         elif isinstance(made, str):
-            cases.append(Case(variant.name, made))
+            cases.append(Case(variant.name, made, case_stdin(lesson, variant)))
     return cases, missing
 
 

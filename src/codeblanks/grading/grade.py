@@ -507,10 +507,18 @@ def with_mistake(
     elif (
         verdict == INCORRECT
         and ex.output_graded
-        and (constant := _constant_output(runs, ref, ex.grading.inputs))
+        and (constant := _constant_output(runs, ref, _given(j.lesson)))
     ):
         feedback = [constant, *feedback]
     return graded(j, verdict, name, feedback, diff, line, stderr, mistake)
+
+
+def _given(lesson: Lesson) -> tuple[str, ...]:
+    """What a program is given to compute from: the declared inputs, and ``input()`` when the
+    lesson gives its program standard input."""
+    ex = lesson.exercise
+    reads = bool(ex.stdin) or any(v.stdin is not None for v in ex.grading.variants)
+    return ex.grading.inputs + (("input()",) if reads else ())
 
 
 def _wrong_arrays(

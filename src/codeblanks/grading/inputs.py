@@ -62,6 +62,8 @@ def in_words(variant: Variant, values: dict[str, Any]) -> str:
         what = describe_value(values[name]) if name in values else None
         if what:
             said.append(f"`{name}`: {what}")
+    if variant.stdin is not None:  # the text it types in is data, not set-up code
+        said.append(_("input {text}").format(text=repr(variant.stdin)))
     return "; ".join(said)
 
 

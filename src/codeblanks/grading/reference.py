@@ -106,10 +106,13 @@ async def run_one(
     gate: asyncio.Semaphore | None = None,
     patient: bool = False,
     client: str | None = None,
+    stdin: str = "",
 ) -> RunResult:
     """One run, optionally through ``gate`` (``patient``: see ``_patiently``). ``client`` (a
-    learner's session, an address) is whom the sandbox's fair share counts it to."""
-    request = RunRequest((code,), filename, limits, capture, client)
+    learner's session, an address) is whom the sandbox's fair share counts it to; ``stdin``
+    what the program reads as its standard input."""
+    given = (stdin,) if stdin else ()
+    request = RunRequest((code,), filename, limits, capture, client, stdins=given)
     return (await _patiently(runner, request, gate, patient))[0]
 
 
@@ -136,6 +139,7 @@ async def run_cases(
         capture=_capture(capture, test_capture(lesson), count_capture(lesson)),
         client=client,
         stop=stop or _every_case,
+        stdins=tuple(c.stdin for c in cases) if any(c.stdin for c in cases) else (),
     )
     runs = await _patiently(runner, request, gate, patient)
     return {c.name: r for c, r in zip(cases, runs, strict=False)}

@@ -294,7 +294,7 @@ def traced(cases: list[Case], filename: str, watch: frozenset[int]) -> list[Case
     if not watch:
         return cases
     setup = _TRACER.format(ran=RAN, filename=filename, watch=set(watch))
-    return [Case(c.name, setup + PRIVATE_END + c.code) for c in cases]
+    return [Case(c.name, setup + PRIVATE_END + c.code, c.stdin) for c in cases]
 
 
 def ran(runs: dict[str, RunResult]) -> set[tuple[str, int, int]]:

@@ -389,6 +389,13 @@ def _other_error(
                 "quotes and indentation."
             ).format(error=msg or etype)
         ]
+    if etype == "EOFError":
+        return [
+            _(
+                "Your program asked for more input than this case gives: `input()` found no "
+                "line left to read. Read as many lines as the task says the input has."
+            )
+        ]
     if etype == "ZeroDivisionError":
         return [_("A division by zero: check what the divisor is on this line.")]
     if etype in ("ModuleNotFoundError", "ImportError"):

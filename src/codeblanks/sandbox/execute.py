@@ -200,6 +200,7 @@ def execute(
     capture: tuple[str, ...],
     stop: Stop = stop_at_failure,
     slice_ms: int = 0,
+    stdins: tuple[str, ...] = (),
 ) -> list[RunResult] | None:
     """Hand ``codes`` (a grade's cases, or one program) to a ready spare and collect one outcome
     per case it ran, in order; the caller kills and closes the spare. None if the spare was
@@ -214,13 +215,14 @@ def execute(
 
     ``slice_ms``: once the child has used that much CPU it is demoted to SCHED_IDLE (short
     jobs first, demotion.py); looked at when that much wall time has passed, then every half
-    slice, so a short run costs no extra system call."""
+    slice, so a short run costs no extra system call. ``stdins``: each case's standard input,
+    in the order of ``codes`` (none: every case reads an empty one)."""
     lim = dict(_limits_dict(limits))
     if spare.group is not None:
         # The memory group counts what the program really holds; the address space only has
         # to stop absurd reservations (mappings overstate memory, NumPy reserves generously).
         lim["address_mb"] = 2 * limits.memory_mb
-    request = wire.encode_request(filename, lim, list(capture), codes)
+    request = wire.encode_request(filename, lim, list(capture), codes, list(stdins))
     start = time.perf_counter()
     alive = select.poll()
     alive.register(spare.pidfd, select.POLLIN)  # a pidfd turns readable when the process ended

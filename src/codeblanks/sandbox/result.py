@@ -77,7 +77,8 @@ class RunRequest:
     """One batch for one child: ``codes`` (a grade's cases, the same program on other data) run
     in order with fresh globals, each under ``limits``, until ``stop`` says so (None: the
     sandbox's default, at the first case that did not end normally). ``client`` is whom the
-    fair share counts it to."""
+    fair share counts it to. ``stdins``: each case's standard input, in the order of ``codes``
+    (what ``input()`` reads; none or fewer: the rest read an empty one)."""
 
     codes: tuple[str, ...]
     filename: str = "main.py"
@@ -85,6 +86,7 @@ class RunRequest:
     capture: tuple[str, ...] = ()
     client: str | None = None
     stop: Stop | None = None
+    stdins: tuple[str, ...] = ()
 
 
 class Runner(Protocol):

@@ -1,6 +1,7 @@
 """The sandbox's public face: ``Sandbox`` and the process-wide ``get_sandbox()``.
 
-    Sandbox.run(code, *, filename="main.py", limits=None, capture=(), client=None) -> RunResult
+    Sandbox.run(code, *, filename="main.py", limits=None, capture=(), client=None, stdin="")
+                                   -> RunResult
     await Sandbox.arun(...)        same, without blocking the event loop
     Sandbox.run_cases(codes, *, ..., stop=None) -> list[RunResult]   (a RunRequest's keywords)
     Sandbox.run_request(RunRequest(...)) -> list[RunResult]
@@ -111,10 +112,13 @@ class Sandbox:
         limits: RunLimits | None = None,
         capture: Sequence[str] = (),
         client: str | None = None,
+        stdin: str = "",
     ) -> RunResult:
         """Run ``code`` as the program ``filename``; always returns a RunResult. ``client``
-        (a learner's session, an address) is whom the run counts to in the fair share."""
-        return self.run_request(_request([code], filename, limits, capture, client))[0]
+        (a learner's session, an address) is whom the run counts to in the fair share;
+        ``stdin``, what the program reads as its standard input."""
+        request = _request([code], filename, limits, capture, client, stdins=(stdin,))
+        return self.run_request(request)[0]
 
     async def arun(
         self,
@@ -124,11 +128,12 @@ class Sandbox:
         limits: RunLimits | None = None,
         capture: Sequence[str] = (),
         client: str | None = None,
+        stdin: str = "",
     ) -> RunResult:
         """``run()`` without blocking the event loop: the wait for a slot is a future, the run
         itself happens on a worker thread."""
-        results = await self.arun_cases(_request([code], filename, limits, capture, client))
-        return results[0]
+        request = _request([code], filename, limits, capture, client, stdins=(stdin,))
+        return (await self.arun_cases(request))[0]
 
     def run_cases(
         self,
@@ -139,9 +144,10 @@ class Sandbox:
         capture: Sequence[str] = (),
         client: str | None = None,
         stop: Stop | None = None,
+        stdins: Sequence[str] = (),
     ) -> list[RunResult]:
         """``run_request`` for the keywords of ``RunRequest`` (a thin wrapper)."""
-        return self.run_request(_request(codes, filename, limits, capture, client, stop))
+        return self.run_request(_request(codes, filename, limits, capture, client, stop, stdins))
 
     def run_request(self, request: RunRequest) -> list[RunResult]:
         """Run each of ``request.codes`` (a grade's cases: the same program on other data) in
@@ -269,6 +275,7 @@ class Sandbox:
                 request.limits,
                 request.capture,
                 request.stop or stop_at_failure,
+                request.stdins,
             )
         finally:
             self.scheduler.finish(ticket)
@@ -286,8 +293,12 @@ def _request(
     capture: Sequence[str],
     client: str | None,
     stop: Stop | None = None,
+    stdins: Sequence[str] = (),
 ) -> RunRequest:
-    return RunRequest(tuple(codes), filename, limits or RunLimits(), tuple(capture), client, stop)
+    return RunRequest(
+        tuple(codes), filename, limits or RunLimits(), tuple(capture), client, stop,
+        tuple(stdins) if any(stdins) else (),
+    )  # fmt: skip
 
 
 def _busy() -> RunResult:

@@ -42,20 +42,28 @@ log = logging.getLogger("codeblanks.sandbox")
 
 
 def _batch(
-    codes: list[str], filename: str, limits: RunLimits, capture: tuple[str, ...]
+    codes: list[str],
+    filename: str,
+    limits: RunLimits,
+    capture: tuple[str, ...],
+    stdins: list[str] | None = None,
 ) -> list[str]:
     """The first of ``codes`` that one child takes: at most ``wire.MAX_CASES`` programs and
-    ``wire.MAX_REQUEST_BYTES`` in all, none over ``wire.MAX_CODE_BYTES`` with its header.
-    Empty if the first program alone is too large."""
+    ``wire.MAX_REQUEST_BYTES`` in all (with their standard inputs), none over
+    ``wire.MAX_CODE_BYTES`` with its header. Empty if the first program alone is too large."""
     head = _head_size(filename, limits, capture)
     batch: list[str] = []
     total = head
-    for code in codes[: wire.MAX_CASES]:
+    for index, code in enumerate(codes[: wire.MAX_CASES]):
         size = len(code.encode("utf-8", "surrogatepass"))
-        if head + size > wire.MAX_CODE_BYTES or (batch and total + size > wire.MAX_REQUEST_BYTES):
+        given = stdins[index] if stdins and index < len(stdins) else ""
+        extra = len(given.encode("utf-8", "surrogatepass")) + 16  # and its size in the header
+        if head + size > wire.MAX_CODE_BYTES or (
+            batch and total + size + extra > wire.MAX_REQUEST_BYTES
+        ):
             break
         batch.append(code)
-        total += size
+        total += size + extra
     return batch
 
 
@@ -261,9 +269,11 @@ class Supervisor:
         limits: RunLimits,
         capture: tuple[str, ...],
         stop: Stop = stop_at_failure,
+        stdins: tuple[str, ...] = (),
     ) -> list[RunResult]:
         """Several programs (a grade's cases) in one child, one after another, until ``stop``
-        says so after a case: one outcome per case run, in order. The caller holds a slot
+        says so after a case: one outcome per case run, in order (``stdins``: each one's
+        standard input, in the same order; none: empty). The caller holds a slot
         (``Scheduler``): this only finds spares, hands the code over and collects the outcomes.
         A child that cannot go on (it ended, or reports itself unfit) leaves the rest of the
         cases to a fresh spare; a platform failure ends the batch."""
@@ -272,7 +282,8 @@ class Supervisor:
         results: list[RunResult] = []
         try:
             while len(results) < len(codes):
-                batch = _batch(codes[len(results) :], filename, limits, capture)
+                rest = list(stdins[len(results) :])
+                batch = _batch(codes[len(results) :], filename, limits, capture, rest)
                 if not batch:  # the next program alone is too large
                     results.append(
                         RunResult(ERROR, stderr="The program is too large (over 1 MiB).")
@@ -280,7 +291,8 @@ class Supervisor:
                 else:
                     done = len(results)
                     here = (lambda i, r: stop(done + i, r)) if done else stop  # noqa: B023
-                    results += self._on_spare(batch, filename, limits, capture, here)
+                    given = tuple(rest[: len(batch)]) if rest else ()
+                    results += self._on_spare(batch, filename, limits, capture, here, given)
                 last = results[-1]
                 if last.verdict == SANDBOX_ERROR or stop(len(results) - 1, last):
                     break
@@ -295,6 +307,7 @@ class Supervisor:
         limits: RunLimits,
         capture: tuple[str, ...],
         stop: Stop,
+        stdins: tuple[str, ...] = (),
     ) -> list[RunResult]:
         # A spare may have died while it waited (or with a zygote not yet seen dead): take
         # another, as often as it takes; dead ones are cheap to skip.
@@ -307,7 +320,7 @@ class Supervisor:
                 if spare.group is not None:
                     spare.group.limit(limits.memory_mb)
                 results = execute(
-                    spare, codes, filename, limits, capture, stop, self.config.slice_ms
+                    spare, codes, filename, limits, capture, stop, self.config.slice_ms, stdins
                 )
             finally:
                 spare.kill()

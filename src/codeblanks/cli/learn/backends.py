@@ -205,7 +205,7 @@ class LocalBackend:
 
         lesson = self._find(lesson_id)
         course = catalog().in_language(i18n.current()).course(lesson.course_id)
-        return lesson_public(lesson, self.seed, course.title if course else "")
+        return lesson_public(lesson, self.seed, course)
 
     def grade(self, lesson_id: str, code: str) -> dict[str, Any]:
         from codeblanks.grading.grade import run_sync

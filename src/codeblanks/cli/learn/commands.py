@@ -53,6 +53,8 @@ def start(args) -> int:
         ),
         "bold",
     )
+    if earlier := workspace.builds_on_line(lesson):
+        show.say(earlier)
     show.say("  " + _("{path}: the explanation and your task").format(path=folder / "README.md"))
     if fresh:
         show.say("  " + _("{path}: your exercise file, written").format(path=space.code_path))

@@ -124,8 +124,11 @@ LESSON = {
     "task": TEXT,
     "starter": TEXT,
     "expected_output": MAYBE_TEXT,  # none for a function exercise: its prints are not graded
+    "stdin": MAYBE_TEXT,  # what the program reads; missing from an older server
+    "builds_on": (ListOf(OBJECT), type(None)),  # missing from an older server
     "questions": ListOf(OBJECT),
 }
+EARLIER = {"id": TEXT, "title": TEXT, "idea": TEXT}  # a lesson's "builds_on" item
 QUESTION = {"id": TEXT, "kind": TEXT, "prompt": TEXT}
 QUESTION_KINDS: dict[str, dict[str, Any]] = {
     "choice": {"options": ListOf(TEXT)},
@@ -162,6 +165,8 @@ def lesson(data: Any, source: str, request: str) -> dict[str, Any]:
     check(data, LESSON, source, request)
     for question in data["questions"]:
         _question(question, source, request)
+    for earlier in data.get("builds_on") or ():
+        check(earlier, EARLIER, source, request)
     return data
 
 

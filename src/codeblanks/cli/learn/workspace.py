@@ -186,6 +186,17 @@ def _without_title(explanation: str, title: str) -> str:
     return text
 
 
+def builds_on_line(lesson: dict[str, Any]) -> str:
+    """The line "Builds on: ..." as the lesson page words it, each idea with the id of the
+    earlier lesson that teaches it; "" when the lesson builds on nothing (or an older server
+    does not say)."""
+    found = [
+        _("{idea} ({lesson})").format(idea=one_line(item["idea"]), lesson=one_line(item["id"]))
+        for item in lesson.get("builds_on") or ()
+    ]
+    return _("Builds on: {ideas}").format(ideas=", ".join(found)) if found else ""
+
+
 def readme(lesson: dict[str, Any]) -> str:
     """The lesson folder's README.md, its headings and instructions in the current language; the
     lesson's texts with their control characters escaped (``cat README.md`` is safe)."""
@@ -200,10 +211,23 @@ def readme(lesson: dict[str, Any]) -> str:
         + _("Expected output on the given data:")
         + f"\n\n```text\n{visible(printed.rstrip())}\n```"
     )
+    given = lesson.get("stdin")  # None: the program reads no input
+    if given:
+        expected = (
+            "\n\n"
+            + _(
+                "The input your program reads (`codeblanks learn test` gives it these lines; "
+                "you do not type them):"
+            )
+            + f"\n\n```text\n{visible(given.rstrip())}\n```"
+            + expected
+        )
+    earlier = builds_on_line(lesson)
     return (
         f"# {title}\n\n"
         f"*{level} · {course}* — {summary}\n\n"
-        f"{visible(_without_title(lesson['explanation'], lesson['title']))}\n\n"
+        + (f"{earlier}\n\n" if earlier else "")
+        + f"{visible(_without_title(lesson['explanation'], lesson['title']))}\n\n"
         + "## "
         + _("Your task")
         + f"\n\n{visible(lesson['task'].strip())}\n\n"

@@ -244,7 +244,7 @@ def serve(code_fd: int, chan_fd: int, pidfd: int, warm: bool = True) -> None:
     os.close(code_fd)
     if not data:
         os._exit(0)  # the supervisor went away before giving us work
-    request, codes = wire.decode_request(data)
+    request, codes, stdins = wire.decode_request(data)
     del data  # the programs' text, private setups included: out of every frame's reach
     setups, codes = _private_setups(codes)
     filename = str(request.get("filename") or "main.py")
@@ -265,8 +265,9 @@ def serve(code_fd: int, chan_fd: int, pidfd: int, warm: bool = True) -> None:
             with contextlib.suppress(OSError):
                 os.chdir(home)
         status, kind, values, blobs = _run_case(
-            code, filename, capture, out, err, saved_builtins, _take(setups, index)
-        )
+            code, filename, capture, out, err, saved_builtins, _take(setups, index),
+            stdins[index],
+        )  # fmt: skip
         last = index == len(codes) - 1
         fit = not last and kind == "exit" and _still_fit(fds)
         if not fit:
@@ -324,11 +325,17 @@ def _run_case(
     err: io.TextIOWrapper,
     saved_builtins: dict[str, object],
     setup: Setup = None,
+    stdin: bytes | None = None,
 ) -> tuple[int, str, Values, list[bytes]]:
     """Run one program with fresh globals (after its private setup, if any, dropped as soon as
-    it ran); its exit status, how it ended, and its values."""
+    it ran); its exit status, how it ended, and its values. ``stdin``: the case's standard
+    input, what ``input()`` reads line by line (past its end, EOFError, as Python gives it at
+    the end of a file); None: fd 0, which is empty."""
     sys.stdout, sys.stderr = out, err
-    sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    if stdin is None:
+        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    else:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="replace")
     sys.argv = [filename]
     namespace = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     status, kind = 0, "exit"

@@ -33,6 +33,9 @@ MAX_CODE_BYTES = 1 << 20  # a learner's program is text; a megabyte is already a
 MAX_CASES = 16  # programs (cases) one child runs, one after another
 MAX_REQUEST_BYTES = 4 << 20  # all of a child's programs together (the supervisor splits more)
 MAX_VALUES_BYTES = 4 << 20  # total size of captured variables sent back
+# A case's standard input: the lines a lesson gives its program to read (``input()``); text,
+# like the program, and far smaller (content.E115 refuses a lesson's over this).
+MAX_STDIN_BYTES = 64 << 10
 # A program may begin with a private setup, ended by this character (never in Python source): the
 # runner runs that part first from compiled code, keeping no text of it where the program after
 # it can reach (no linecache entry, no frame's local, not the program's own text). A blank's
@@ -58,20 +61,28 @@ def recv_fds(sock: socket.socket, size: int, max_fds: int) -> tuple[bytes, list[
 
 
 def encode_request(
-    filename: str, limits: dict[str, Any], capture: list[str], codes: list[str]
+    filename: str,
+    limits: dict[str, Any],
+    capture: list[str],
+    codes: list[str],
+    stdins: list[str] | None = None,
 ) -> bytes:
     """The bytes the supervisor writes on the code pipe: one JSON line (with each program's size
-    in bytes), then the programs, one after another."""
+    in bytes, and each case's standard input's when any case has one), then the programs, one
+    after another, then the inputs."""
     blobs = [code.encode("utf-8", "surrogatepass") for code in codes]
-    header = json.dumps(
-        {"filename": filename, "limits": limits, "capture": capture,
-         "sizes": [len(b) for b in blobs]}
-    )  # fmt: skip
-    return header.encode() + b"\n" + b"".join(blobs)
+    given = [text.encode("utf-8", "surrogatepass") for text in stdins or ()]
+    head: dict[str, Any] = {"filename": filename, "limits": limits, "capture": capture,
+                            "sizes": [len(b) for b in blobs]}  # fmt: skip
+    if any(given):
+        head["stdin_sizes"] = [len(b) for b in given]
+    return json.dumps(head).encode() + b"\n" + b"".join(blobs) + b"".join(given)
 
 
-def decode_request(data: bytes) -> tuple[dict[str, Any], list[str]]:
-    """The request and its programs (at least one; at most ``MAX_CASES``)."""
+def decode_request(data: bytes) -> tuple[dict[str, Any], list[str], list[bytes | None]]:
+    """The request, its programs (at least one; at most ``MAX_CASES``) and each program's
+    standard input (None: none given, the program reads an empty fd 0; each cut at
+    ``MAX_STDIN_BYTES``)."""
     header, _, rest = data.partition(b"\n")
     request = json.loads(header)
     sizes = [s for s in request.get("sizes") or [len(rest)] if isinstance(s, int) and s >= 0]
@@ -79,7 +90,17 @@ def decode_request(data: bytes) -> tuple[dict[str, Any], list[str]]:
     for size in sizes[:MAX_CASES]:
         codes.append(rest[offset : offset + size].decode("utf-8", "replace"))
         offset += size
-    return request, codes or [""]
+    offset = sum(sizes)  # the inputs follow every program the header names
+    stdins: list[bytes | None] = []
+    raw = request.get("stdin_sizes")
+    for size in raw if isinstance(raw, list) else []:
+        if not isinstance(size, int) or size < 0:
+            break
+        stdins.append(rest[offset : offset + min(size, MAX_STDIN_BYTES)])
+        offset += size
+    codes = codes or [""]
+    stdins += [None] * (len(codes) - len(stdins))
+    return request, codes, stdins[: len(codes)]
 
 
 def encode_done(header: dict[str, Any], blobs: list[bytes]) -> bytes:

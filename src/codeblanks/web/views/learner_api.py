@@ -78,7 +78,7 @@ def _seed(who) -> str:
 @learner_endpoint("GET")
 async def lesson(request, found, who):
     course = selectors.course_get(found.course_id)
-    shown = lesson_public(found, _seed(who), course.title if course else "")
+    shown = lesson_public(found, _seed(who), course)
     if who.learner is not None:  # the unrun draft, while newer than the last run's code
         draft = await sync_to_async(drafts.draft_get)(who.learner, found)
         shown["draft"] = (

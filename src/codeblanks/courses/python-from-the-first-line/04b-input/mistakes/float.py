@@ -1,0 +1,14 @@
+a = input()
+b = input()
+
+# a and b hold text. Print their sum as: 12 + 30 = 42
+# then how the two numbers compare: 12 < 30 (or 45 > 8, or 7 = 7)
+a = float(a)
+b = float(b)
+print(a, "+", b, "=", a + b)
+if a < b:
+    print(a, "<", b)
+elif a > b:
+    print(a, ">", b)
+else:
+    print(a, "=", b)

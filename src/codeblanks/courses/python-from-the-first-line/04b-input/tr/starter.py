@@ -1,0 +1,6 @@
+a = input()
+b = input()
+
+# a ve b metin tutuyor. Toplamlarını şöyle yazdır: 12 + 30 = 42
+# sonra iki sayının nasıl karşılaştırıldığını: 12 < 30 (ya da 45 > 8, ya da 7 = 7)
+____
