@@ -8,6 +8,12 @@ does in a launch and a grade, as the spec says (IMS LTI 1.3 core, Security Frame
 - ``/token`` gives an access token only for a client assertion signed with the tool's key
   (fetched from the tool's JWKS) for this client id and this token URL.
 - ``/lineitems/<n>/scores`` takes a score only with that access token, and keeps it.
+- ``/memberships`` (Names and Role Provisioning Services) lists ``members`` to that access token
+  only, ``page_size`` at a time with a ``Link: <...>; rel="next"`` header; ``nrps_body``, when
+  set, is answered instead, as it is (a malformed answer); ``nrps_status`` another status.
+- ``/deep-links`` is the deep-linking return URL: it takes a response JWT only when signed with
+  the tool's key (its JWKS) for this LMS, and keeps its content items in ``deep_links``.
+- ``hits`` keeps the path of every request, so a test can tell nothing was fetched.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ from jwt.algorithms import RSAAlgorithm
 
 CLIENT_ID = "codeblanks-tool"
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
+DL_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+DL_ITEMS = "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
+NRPS_TYPE = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
 DEPLOYMENT = "deployment-1"
 
 
@@ -38,6 +47,12 @@ class Platform:
         self.tokens: set[str] = set()
         self.scores: list[dict] = []
         self.refusals: list[str] = []
+        self.hits: list[str] = []
+        self.members: list[dict] = []
+        self.page_size = 100
+        self.nrps_body: bytes | None = None
+        self.nrps_status = 200
+        self.deep_links: list[list[dict]] = []
         self.scored = threading.Condition()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self.server.server_port}"
@@ -69,6 +84,29 @@ class Platform:
     def jwks(self) -> dict:
         public = json.loads(RSAAlgorithm.to_jwk(self.key.public_key()))
         return {"keys": [{**public, "kid": self.kid, "alg": "RS256", "use": "sig"}]}
+
+    # ---- the claims of the services a launch may offer -------------------------------------
+    def nrps_claim(self, url: str | None = None) -> dict:
+        return {
+            "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
+                "context_memberships_url": url or f"{self.url}/memberships",
+                "service_versions": ["2.0"],
+            }
+        }
+
+    def deep_linking_claims(self, **settings) -> dict:
+        """The claims of an LtiDeepLinkingRequest (its settings: ``settings`` replace or add)."""
+        return {
+            LTI + "message_type": "LtiDeepLinkingRequest",
+            DL_SETTINGS: {
+                "deep_link_return_url": f"{self.url}/deep-links",
+                "accept_types": ["ltiResourceLink"],
+                "accept_presentation_document_targets": ["window", "iframe"],
+                "accept_multiple": True,
+                "data": "opaque-data-1",
+                **settings,
+            },
+        }
 
     # ---- a launch --------------------------------------------------------------------------
     def id_token(
@@ -188,19 +226,9 @@ class Platform:
             "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
         ):
             return 400, {"error": "unsupported_grant_type"}
-        tool_keys = requests.get(f"{self.tool_url}/lti/jwks", timeout=10).json()["keys"]
-        kid = jwt.get_unverified_header(assertion).get("kid")
-        jwk = next((k for k in tool_keys if k.get("kid") == kid), None)
-        if jwk is None:
-            return 401, {"error": "invalid_client", "why": "unknown kid"}
         try:
-            claims = jwt.decode(
-                assertion,
-                RSAAlgorithm.from_jwk(json.dumps(jwk)),
-                algorithms=["RS256"],
-                audience=f"{self.url}/token",
-            )
-        except jwt.PyJWTError as exc:
+            claims = self.tool_signed(assertion, audience=f"{self.url}/token")
+        except (jwt.PyJWTError, LookupError) as exc:
             return 401, {"error": "invalid_client", "why": str(exc)}
         if claims.get("iss") != CLIENT_ID or claims.get("sub") != CLIENT_ID:
             return 401, {"error": "invalid_client", "why": "not this client"}
@@ -213,6 +241,56 @@ class Platform:
             "scope": form.get("scope", ""),
         }
 
+    def tool_signed(self, token: str, audience: str) -> dict:
+        """The claims of a JWT signed with one of the tool's keys (read from its JWKS) for
+        ``audience``; PyJWTError when it is not, LookupError for a key the tool does not serve."""
+        tool_keys = requests.get(f"{self.tool_url}/lti/jwks", timeout=10).json()["keys"]
+        kid = jwt.get_unverified_header(token).get("kid")
+        jwk = next((k for k in tool_keys if k.get("kid") == kid), None)
+        if jwk is None:
+            raise LookupError("unknown kid")
+        return jwt.decode(
+            token,
+            RSAAlgorithm.from_jwk(json.dumps(jwk)),
+            algorithms=["RS256"],
+            audience=audience,
+            options={"require": ["exp", "iat", "nonce"]} if audience == self.url else None,
+        )
+
+    def _memberships(self, query: str, bearer: str, accept: str) -> tuple[int, dict, dict]:
+        """One page of the members: (status, body, headers)."""
+        if bearer not in self.tokens:
+            self.refusals.append("no valid access token")
+            return 401, {"error": "unauthorized"}, {}
+        if accept != NRPS_TYPE:
+            self.refusals.append(accept)
+            return 406, {"error": "membership media type"}, {}
+        page = int(parse_qs(query).get("page", ["0"])[0])
+        start = page * self.page_size
+        body = {
+            "id": f"{self.url}/memberships",
+            "context": {"id": "course-1", "title": "Algebra"},
+            "members": self.members[start : start + self.page_size],
+        }
+        more = start + self.page_size < len(self.members)
+        headers = {"Link": f'<{self.url}/memberships?page={page + 1}>; rel="next"'} if more else {}
+        return 200, body, headers
+
+    def _deep_link_return(self, form: dict) -> tuple[int, dict]:
+        try:
+            claims = self.tool_signed(form.get("JWT", ""), audience=self.url)
+        except (jwt.PyJWTError, LookupError) as exc:
+            self.refusals.append(f"deep link: {exc}")
+            return 401, {"error": "invalid deep-linking response", "why": str(exc)}
+        if claims.get("iss") != CLIENT_ID or claims.get(LTI + "deployment_id") != DEPLOYMENT:
+            self.refusals.append("deep link: not this client")
+            return 401, {"error": "not this client"}
+        if claims.get(LTI + "message_type") != "LtiDeepLinkingResponse":
+            self.refusals.append("deep link: not a deep-linking response")
+            return 400, {"error": "message type"}
+        self.deep_links.append({"claims": claims, "items": claims.get(DL_ITEMS) or []})
+        return 200, {"added": len(claims.get(DL_ITEMS) or [])}
+
     def _handler(self):
         platform = self
 
@@ -220,21 +298,40 @@ class Platform:
             def log_message(self, *args):
                 pass
 
-            def _answer(self, status: int, body: dict):
-                data = json.dumps(body).encode()
+            def _answer(self, status: int, body, headers=None, raw: bytes | None = None):
+                data = raw if raw is not None else json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
 
             def do_GET(self):
+                platform.hits.append(self.path)
                 if self.path == "/jwks":
                     return self._answer(200, platform.jwks())
+                if self.path == "/favicon.ico":  # a browser that came back asks for it
+                    return self._answer(204, {}, raw=b"")
+                path, _q, query = self.path.partition("?")
+                if path == "/memberships":
+                    bearer = self.headers.get("Authorization", "").removeprefix("Bearer ")
+                    status, body, headers = platform._memberships(
+                        query, bearer, self.headers.get("Accept", "")
+                    )
+                    if status == 200:
+                        status = platform.nrps_status
+                    raw = platform.nrps_body if status == 200 else None
+                    return self._answer(status, body, headers, raw=raw)
                 return self._answer(404, {"error": "not found"})
 
             def do_POST(self):
+                platform.hits.append(self.path)
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+                if self.path == "/deep-links":
+                    form = {k: v[0] for k, v in parse_qs(body).items()}
+                    return self._answer(*platform._deep_link_return(form))
                 if self.path == "/token":
                     form = {k: v[0] for k, v in parse_qs(body).items()}
                     return self._answer(*platform._token(form))

@@ -1,6 +1,13 @@
 from django.contrib import admin
 
-from codeblanks.web.teaching.models import ClassLesson, Classroom, LtiGrade, LtiHosts, Membership
+from codeblanks.web.teaching.models import (
+    ClassLesson,
+    Classroom,
+    LtiGrade,
+    LtiHosts,
+    LtiRoster,
+    Membership,
+)
 
 
 class ClassLessonInline(admin.TabularInline):
@@ -45,3 +52,11 @@ class LtiHostsAdmin(admin.ModelAdmin):
     """The hosts, besides its registration's own, an LMS's score and roster URLs may be on."""
 
     list_display = ("registration", "hosts")
+
+
+@admin.register(LtiRoster)
+class LtiRosterAdmin(admin.ModelAdmin):
+    """Where each class's names are read on an LMS (NRPS), and how the last reading went."""
+
+    list_display = ("classroom", "url", "synced_at", "error")
+    readonly_fields = [f.name for f in LtiRoster._meta.fields]

@@ -4,19 +4,18 @@ OIDC login, the launch JWT checked against the platform's JWKS, the tool's own k
 for the access token of Assignment and Grade Services. What is ours: which lesson or class a
 launch opens (the link's custom parameter ``lesson=<id>`` or ``class=<join code>``), the
 account it signs in, and the score (a lesson: the exercise and each question one point each,
-a class: its lessons' points added up, by the class's rules; ``scores.py``)."""
+a class: its lessons' points added up, by the class's rules; ``scores.py``). Beside it: the
+hosts the LMS's services may be on (``lti_hosts``) and the course's names (``lti_names``,
+NRPS)."""
 
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import logging
 import secrets
-import socket
 import threading
 import time
 from datetime import datetime
-from urllib.parse import urlsplit
 
 import requests
 from django.contrib.auth import get_user_model, login
@@ -29,7 +28,7 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
-from lti_tool.models import LtiLaunch, LtiRegistration, LtiUser
+from lti_tool.models import LtiLaunch, LtiUser
 from lti_tool.utils import DjangoToolConfig, sync_data_from_launch
 from lti_tool.views import jwks  # noqa: F401  (the tool's public keys, served at /lti/jwks)
 from pylti1p3.assignments_grades import AssignmentsGradesService
@@ -41,8 +40,15 @@ from pylti1p3.service_connector import ServiceConnector
 from codeblanks.content.model import Lesson
 from codeblanks.web import selectors
 from codeblanks.web.account_forms import LTI_PREFIX, LTI_SESSION
-from codeblanks.web.teaching import classes, scores
-from codeblanks.web.teaching.models import Extension, LtiGrade, LtiHosts
+from codeblanks.web.teaching import classes, lti_names, scores
+from codeblanks.web.teaching.lti_hosts import (  # noqa: F401  (RefusedHost: raised for callers)
+    RefusedHost,
+    RegistrationSession,
+    TimedSession,
+    service_url_refusal,
+)
+from codeblanks.web.teaching.lti_names import take_name
+from codeblanks.web.teaching.models import Extension, LtiGrade
 
 log = logging.getLogger("codeblanks.lti")
 # What pylti1p3 raises on what an LMS (or anyone) sent that does not check out.
@@ -62,109 +68,12 @@ TEACHING_ROLES = {
     MEMBERSHIP + "#Instructor", MEMBERSHIP + "#TeachingAssistant", MEMBERSHIP + "#Administrator",
     MEMBERSHIP + "#ContentDeveloper", "Instructor", "TeachingAssistant",
 }  # fmt: skip
-NAME_MAX = 150  # Django's first_name and last_name
 # How long a used state or nonce is remembered: as long as pylti1p3 keeps the nonce and the
 # state's parameters from the login (SessionService's launch data lifetime), so a launch
 # cannot be used again once they are forgotten either.
 USED_FOR_S = 24 * 3600
-TIMEOUT_S = 10  # every call to the LMS: its JWKS, its token endpoint, its scores
 SENDING = threading.Lock()
 LOCKED_TRIES = 20  # SQLite refuses a read while another connection writes: wait a little
-
-
-class TimedSession(requests.Session):
-    """pylti1p3 calls the LMS with no time limit; a platform that never answers must not
-    hold a request (or a learner's run) for ever."""
-
-    def request(self, *args, **kwargs):
-        kwargs.setdefault("timeout", TIMEOUT_S)
-        return super().request(*args, **kwargs)
-
-
-class RefusedHost(requests.RequestException):
-    """A service URL (a line item, its scores, a membership list) on a host the LMS's
-    registration does not name: never contacted."""
-
-
-class RegistrationSession(TimedSession):
-    """The session for an LMS's services: every request, redirects included (``send`` sees
-    each), goes only to a host the registration names (``service_url_refusal``)."""
-
-    def __init__(self, registration: LtiRegistration):
-        super().__init__()
-        self.registration = registration
-
-    def send(self, request, **kwargs):
-        if why := service_url_refusal(self.registration, request.url or ""):
-            log.warning("LTI: not contacting %s: %s", request.url, why)
-            raise RefusedHost(why)
-        return super().send(request, **kwargs)
-
-
-def _origin(url: str) -> tuple[str, int] | None:
-    """(host, port) of an http(s) URL, the port filled in from the scheme; None otherwise."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return None
-    return parts.hostname.lower(), port or (443 if parts.scheme == "https" else 80)
-
-
-def _allowed_origins(registration: LtiRegistration) -> tuple[set, set]:
-    """The (host, port) pairs an LMS's services may be on: those of the registration's own URLs
-    (issuer, login, token, keyset), and those the operator allowed for it (``LtiHosts``)."""
-    own = {
-        origin
-        for url in (registration.issuer, registration.auth_url, registration.token_url,
-                    registration.keyset_url)
-        if (origin := _origin(url))
-    }  # fmt: skip
-    extra = LtiHosts.objects.filter(registration=registration).first()
-    return own, set(extra.origins()) if extra else set()
-
-
-def _inner_address(host: str) -> str | None:
-    """One of the host's addresses that is not on the public internet (loopback, private,
-    link-local, ...), or None: a name that resolves there reaches this server's neighbours."""
-    try:
-        found = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
-    except (OSError, UnicodeError):
-        return None  # not resolvable: the request fails on its own, contacting no one
-    for address in found:
-        if not ipaddress.ip_address(address.split("%")[0]).is_global:
-            return address
-    return None
-
-
-def _is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
-
-
-def service_url_refusal(registration: LtiRegistration, url: str) -> str | None:
-    """Why the tool must not contact ``url`` for this LMS, or None. A score or roster URL comes
-    from the launch's id_token, so whoever holds the LMS's key chooses it: only the hosts the
-    operator named for the registration are contacted, and a name of theirs that resolves to
-    an inner address only when the operator listed it explicitly (an address typed in the
-    registration, say 127.0.0.1 for an LMS on this machine, is explicit too)."""
-    origin = _origin(url)
-    if origin is None:
-        return "not an http(s) URL"
-    own, extra = _allowed_origins(registration)
-    if origin not in own and origin not in extra:
-        return f"{origin[0]}:{origin[1]} is not a host of the registration {registration.name!r}"
-    host = origin[0]
-    if origin in extra or _is_ip(host):
-        return None
-    if inner := _inner_address(host):
-        return f"{host} resolves to the inner address {inner}; list the host for the registration"
-    return None
 
 
 def _refused(request, message: str, status: int = 400):
@@ -232,7 +141,10 @@ LIST_PARTS = {
     LTI + "platformnotificationservice": ("notice_types_supported",),
 }
 MAX_SUB = 255  # django-lti's column; the spec's limit too
-REQUIRED_PARTS = {NRPS: "context_memberships_url", LTI + "tool_platform": "guid"}
+REQUIRED_PARTS = {
+    NRPS: "context_memberships_url",
+    LTI + "tool_platform": "guid",
+}
 
 
 def _short(claim: str) -> str:
@@ -266,7 +178,7 @@ def claims_problem(body: dict) -> str | None:
             continue
         if not isinstance(value, dict):
             return wrong % {"claim": _short(claim), "kind": _("a JSON object")}
-        if (part := REQUIRED_PARTS.get(claim)) and part not in value:
+        if (part := REQUIRED_PARTS.get(claim)) and value.get(part) is None:
             return wrong % {"claim": f"{_short(claim)}/{part}", "kind": _("a string")}
         for part in STRING_PARTS.get(claim, ()):
             if value.get(part) is not None and not isinstance(value[part], str):
@@ -356,23 +268,6 @@ def teaches(roles) -> bool:
         role in TEACHING_ROLES or role.startswith(MEMBERSHIP + "/Instructor#")
         for role in roles or ()
     )
-
-
-def take_name(user, body: dict) -> None:
-    """The account's name as the LMS gives it, on every launch (a name changed there changes
-    here): ``given_name`` and ``family_name``, else ``name``, else either part alone; no name
-    sent changes nothing."""
-    given, family, full = (str(body.get(k) or "").strip() for k in ("given_name", "family_name",
-                                                                     "name"))  # fmt: skip
-    if given and family:
-        first, last = given[:NAME_MAX], family[:NAME_MAX]
-    elif full or given or family:
-        first, last = (full or given or family)[:NAME_MAX], ""
-    else:
-        return
-    if (user.first_name, user.last_name) != (first, last):
-        user.first_name, user.last_name = first, last
-        user.save(update_fields=["first_name", "last_name"])
 
 
 def _grade_link(launch: LtiLaunch, user, **target) -> LtiGrade | None:
@@ -468,8 +363,10 @@ class LaunchView(View):
             ):
                 score_later(link)
             return redirect("lesson", lesson_id=lesson.id)
+        lti_names.remember(launch, room)  # where the course's names are (NRPS), if sent
         if teacher:  # an Instructor or TA: co-teaches the class, never graded in it
             classes.make_co_teacher(room, user)
+            lti_names.sync_after_launch(room)
             return redirect("class-detail", room_id=room.pk)
         if not room.is_taught_by(user):
             classes.class_join(user, room)  # back in, if the teacher had removed them

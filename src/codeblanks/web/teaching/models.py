@@ -176,3 +176,20 @@ class LtiHosts(models.Model):
             if host:
                 found += [(host, port)] if port else [(host, 443), (host, 80)]
         return found
+
+
+class LtiRoster(models.Model):
+    """Where the names of a class's learners are read on an LMS (Names and Role Provisioning
+    Services): the membership URL a launch of the class carried, and how the last read went,
+    shown to the teacher on the class page (``lti_names``)."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="lti_rosters")
+    registration = models.ForeignKey("lti_tool.LtiRegistration", on_delete=models.CASCADE)
+    url = models.URLField(max_length=500)
+    synced_at = models.DateTimeField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "url"], name="lti_roster_once"),
+        ]

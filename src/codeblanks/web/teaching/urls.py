@@ -26,6 +26,7 @@ urlpatterns = [
         name="class-remove-teacher",
     ),
     path("classes/<row:room_id>/regrade", views.class_regrade, name="class-regrade"),
+    path("classes/<row:room_id>/lms-names", views.class_sync_names, name="class-sync-names"),
     path("classes/<row:room_id>/late-policy", views.class_policy, name="class-policy"),
     path("classes/<row:room_id>/extensions", views.class_extend, name="class-extend"),
     path(

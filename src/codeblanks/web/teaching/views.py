@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.web import quotas, selectors
-from codeblanks.web.teaching import analysis, classes, clusters, deadlines, scores, work
+from codeblanks.web.teaching import analysis, classes, clusters, deadlines, lti_names, scores, work
 from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.models import LtiGrade
@@ -204,6 +204,7 @@ def _detail_page(
     status: int = 200,
     regraded=None,
     deadline_error: str = "",
+    names_synced: list[str] | None = None,
 ):
     table = roster(room, request.GET.get("sort", "name"))
     rescored = request.GET.get("rescored") == "1"  # the rules changed: say what follows
@@ -229,6 +230,8 @@ def _detail_page(
         "rules": scores.described(table.rules),
         "rescored": rescored,
         "lms": rescored and LtiGrade.objects.filter(classroom=room).exists(),
+        "lms_rosters": list(room.lti_rosters.all()),
+        "names_synced": names_synced,
     }
     return render(request, "teaching/class_detail.html", context, status=status)
 
@@ -388,6 +391,15 @@ def class_regrade(request, room_id: int):
     room = _taught_or_404(request, room_id)
     report = regrade(room, lower=request.POST.get("lower") == "yes")
     return _detail_page(request, room, regraded=report)
+
+
+@login_required
+@require_POST
+def class_sync_names(request, room_id: int):
+    """Read the learners' names from the LMS the class was launched from (NRPS) now; the page
+    says what could not be read."""
+    room = _taught_or_404(request, room_id)
+    return _detail_page(request, room, names_synced=lti_names.sync_class(room))
 
 
 @login_required
