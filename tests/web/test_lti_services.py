@@ -19,10 +19,10 @@ from django.core.management import call_command
 from lti_tool.models import LtiRegistration, LtiUser
 
 from codeblanks.web.teaching import classes
-from codeblanks.web.teaching.models import LtiRoster
+from codeblanks.web.teaching.models import LtiRoster, Membership
 
 from .conftest import FIRST, LAST
-from .lti_platform import LTI, Platform, new_sub
+from .lti_platform import DL_SETTINGS, LTI, Platform, new_sub
 
 pytestmark = pytest.mark.django_db(transaction=True)
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
@@ -186,3 +186,134 @@ def test_a_malformed_or_failing_nrps_answer_leaves_the_names_as_they_were(
     assert account(zoe).get_full_name() == "Zoë Yılmaz"
     assert names_in_roster(teacher, live_server, room) == {"Zoë Yılmaz"}
     assert LtiRoster.objects.get(classroom=room).error
+
+
+# ---- Deep Linking --------------------------------------------------------------------------
+
+
+def deep_link_launch(platform, browser, sub, role=INSTRUCTOR, drop=(), **settings):
+    claims = {**platform.deep_linking_claims(**settings), LTI + "roles": [role]}
+    return launch(platform, browser, sub, custom={}, drop=(LTI + "resource_link", *drop), **claims)
+
+
+def pick(browser, live_server, picker: str, items: list[str]) -> requests.Response:
+    browser.get(picker)
+    return browser.post(
+        picker,
+        data={"item": items},
+        headers={"X-CSRFToken": browser.cookies["csrftoken"], "Referer": picker},
+    )
+
+
+def returned_form(page: str) -> tuple[str, str]:
+    """The deep-linking answer's form: where it goes, and its JWT."""
+    action = re.search(r'<form method="post" action="([^"]+)" id="lti-return">', page)
+    token = re.search(r'name="JWT" value="([^"]+)"', page)
+    assert action and token, page[:500]
+    return html.unescape(action.group(1)), html.unescape(token.group(1))
+
+
+def test_a_teacher_adds_lessons_and_a_class_and_the_links_open_them(platform, live_server, room):
+    teacher, sub = requests.Session(), new_sub()
+    class_launch(platform, teacher, sub, room, INSTRUCTOR)  # co-teaches the class now
+    started = deep_link_launch(platform, teacher, sub)
+    assert started.status_code == 302, started.text[:300]
+    picker = live_server.url + started.headers["Location"]
+    page = teacher.get(picker)
+    assert page.status_code == 200
+    assert page.text.index(f'value="lesson:{FIRST.id}"') < page.text.index(
+        f'value="lesson:{LAST.id}"'
+    )  # the course's path order
+    assert f'value="class:{room.pk}"' in page.text and 'type="checkbox"' in page.text
+
+    answer = pick(teacher, live_server, picker, [f"lesson:{FIRST.id}", f"class:{room.pk}"])
+    assert answer.status_code == 200
+    action, token = returned_form(answer.text)
+    assert action == f"{platform.url}/deep-links"
+    assert f"form-action 'self' {platform.url}" in answer.headers["Content-Security-Policy"]
+
+    assert teacher.post(action, data={"JWT": token}).status_code == 200  # as the browser posts
+    assert platform.refusals == []
+    (returned,) = platform.deep_links
+    claims, items = returned["claims"], returned["items"]
+    assert claims["aud"] == [platform.url]
+    assert claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == "opaque-data-1"
+    assert [(i["type"], i["title"], i["custom"]) for i in items] == [
+        ("ltiResourceLink", FIRST.title, {"lesson": FIRST.id}),
+        ("ltiResourceLink", "7B", {"class": classes.shown_code(room.join_code)}),
+    ]
+    assert {i["url"] for i in items} == {f"{live_server.url}/lti/launch/"}
+    assert items[0]["lineItem"]["scoreMaximum"] == 1 + len(FIRST.questions)
+    assert items[1]["lineItem"]["scoreMaximum"] == 1 + len(FIRST.questions) + 1
+
+    again = pick(teacher, live_server, picker, [f"lesson:{FIRST.id}"])
+    assert again.status_code == 400 and "not open any more" in again.text  # used once
+
+    # A learner opens each link the LMS made.
+    learner = requests.Session()
+    opened = launch(platform, learner, new_sub(), custom=items[0]["custom"])
+    assert opened.status_code == 302 and opened.headers["Location"] == f"/lessons/{FIRST.id}/"
+    joined = launch(platform, requests.Session(), new_sub(), custom=items[1]["custom"])
+    assert joined.status_code == 302 and joined.headers["Location"] == "/classes/"
+    assert Membership.objects.filter(classroom=room).count() == 1
+
+
+def test_a_learner_cannot_deep_link(platform, live_server):
+    answer = deep_link_launch(platform, requests.Session(), new_sub(), role=LEARNER)
+    assert answer.status_code == 403
+    assert "Only a teacher of the course" in answer.text
+    assert not get_user_model().objects.filter(username__startswith="lti-").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"drop": (DL_SETTINGS,)}, "must carry the claim deep_linking_settings"),
+        ({"claims": {DL_SETTINGS: "https://lms.example/return"}}, "must be a JSON object"),
+        ({"settings": {"deep_link_return_url": 5}}, "deep_link_return_url must be a string"),
+        ({"settings": {"deep_link_return_url": None}}, "deep_link_return_url must be a string"),
+        ({"claims": {DL_SETTINGS: {"accept_types": ["ltiResourceLink"]}}}, "must be a string"),
+        ({"settings": {"accept_types": "ltiResourceLink"}}, "accept_types must be a list"),
+        ({"settings": {"deep_link_return_url": "javascript:alert(1)"}}, "not an http(s) URL"),
+        ({"settings": {"deep_link_return_url": "https://a.example;x/"}}, "not an http(s) URL"),
+    ],
+    ids=lambda x: str(x)[:40],
+)
+def test_a_deep_linking_request_with_bad_settings_is_refused_in_words(
+    platform, live_server, change, words
+):
+    claims = {**platform.deep_linking_claims(**change.get("settings", {})), LTI + "roles": [
+        INSTRUCTOR
+    ]}  # fmt: skip
+    claims.update(change.get("claims", {}))
+    answer = launch(
+        platform,
+        requests.Session(),
+        new_sub(),
+        custom={},
+        drop=(LTI + "resource_link", *change.get("drop", ())),
+        **claims,
+    )
+    assert answer.status_code == 400, answer.text[:300]
+    assert html.escape(words, quote=False) in answer.text, answer.text[:600]
+    assert not get_user_model().objects.filter(username__startswith="lti-").exists()
+
+
+def test_the_picker_refuses_what_it_cannot_send_in_words(platform, live_server, room):
+    teacher, sub = requests.Session(), new_sub()
+    started = deep_link_launch(platform, teacher, sub, accept_multiple=False)
+    picker = live_server.url + started.headers["Location"]
+    assert 'type="radio"' in teacher.get(picker).text
+    assert f'value="class:{room.pk}"' not in teacher.get(picker).text  # not one of theirs
+    for items, words in (
+        ([], "Choose a lesson or a class to add."),
+        ([f"lesson:{FIRST.id}", f"lesson:{LAST.id}"], "takes one item at a time"),
+        (["lesson:no-such-lesson"], "There is no lesson or class of yours"),
+        ([f"class:{room.pk}"], "There is no lesson or class of yours"),
+        (["class:99999999999999999999"], "There is no lesson or class of yours"),
+    ):
+        answer = pick(teacher, live_server, picker, items)
+        assert answer.status_code == 400 and words in answer.text, (items, answer.text[:300])
+    assert platform.deep_links == []
+    other = requests.Session()  # the picker's URL in another browser: nothing to pick
+    assert other.get(picker).status_code == 400

@@ -5,8 +5,8 @@ for the access token of Assignment and Grade Services. What is ours: which lesso
 launch opens (the link's custom parameter ``lesson=<id>`` or ``class=<join code>``), the
 account it signs in, and the score (a lesson: the exercise and each question one point each,
 a class: its lessons' points added up, by the class's rules; ``scores.py``). Beside it: the
-hosts the LMS's services may be on (``lti_hosts``) and the course's names (``lti_names``,
-NRPS)."""
+hosts the LMS's services may be on (``lti_hosts``), the course's names (``lti_names``,
+NRPS) and the LMS's dialog to add lessons (``lti_deep_link``, Deep Linking)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from pylti1p3.service_connector import ServiceConnector
 from codeblanks.content.model import Lesson
 from codeblanks.web import selectors
 from codeblanks.web.account_forms import LTI_PREFIX, LTI_SESSION
-from codeblanks.web.teaching import classes, lti_names, scores
+from codeblanks.web.teaching import classes, lti_deep_link, lti_names, scores
 from codeblanks.web.teaching.lti_hosts import (  # noqa: F401  (RefusedHost: raised for callers)
     RefusedHost,
     RegistrationSession,
@@ -60,6 +60,7 @@ AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership"
+DEEP_LINKING = lti_deep_link.SETTINGS
 # The context roles that teach: one who launches a class with one of them co-teaches it (and
 # is never its learner). Their full URIs, the Instructor's sub-roles (TA, Grader, ...), and
 # the short names LTI 1.3 still allows for context roles. Institution roles do not count: a
@@ -121,10 +122,11 @@ class LoginView(View):
 OBJECT_CLAIMS = (
     CUSTOM, AGS, NRPS, LTI + "context", LTI + "resource_link", LTI + "tool_platform",
     LTI + "launch_presentation", LTI + "lti1p1", LTI + "platformnotificationservice",
+    DEEP_LINKING,
 )  # fmt: skip
 STRING_CLAIMS = (
     "iss", "nonce", LTI + "deployment_id", "sub", "given_name", "family_name", "name", "email",
-    "picture",
+    "picture", LTI + "message_type",
 )  # fmt: skip
 STRING_PARTS = {
     AGS: ("lineitem", "lineitems"),
@@ -134,16 +136,19 @@ STRING_PARTS = {
     LTI + "tool_platform": ("guid", "name", "url", "contact_email", "description", "version",
                             "product_family_code"),
     LTI + "platformnotificationservice": ("platform_notification_service_url",),
+    DEEP_LINKING: ("deep_link_return_url", "title", "text"),
 }  # fmt: skip
 LIST_PARTS = {
     AGS: ("scope",),
     LTI + "context": ("type",),
     LTI + "platformnotificationservice": ("notice_types_supported",),
+    DEEP_LINKING: ("accept_types", "accept_presentation_document_targets"),
 }
 MAX_SUB = 255  # django-lti's column; the spec's limit too
 REQUIRED_PARTS = {
     NRPS: "context_memberships_url",
     LTI + "tool_platform": "guid",
+    DEEP_LINKING: "deep_link_return_url",
 }
 
 
@@ -158,6 +163,8 @@ def _is_strings(value) -> bool:
 def claims_problem(body: dict) -> str | None:
     """What is wrong with the types of the launch's claims, in words; None when nothing is."""
     wrong = _("the claim %(claim)s must be %(kind)s")
+    if body.get(LTI + "message_type") == "LtiDeepLinkingRequest" and body.get(DEEP_LINKING) is None:
+        return _("a deep-linking request must carry the claim deep_linking_settings")
     aud = body.get("aud")
     if aud is not None and not isinstance(aud, str) and not _is_strings(aud):
         return wrong % {"claim": "aud", "kind": _("a string")}
@@ -326,11 +333,30 @@ class LaunchView(View):
                 ),
                 403,
             )
+        if launch.is_deep_link_launch:
+            return self._deep_link(request, launch)
         if not launch.is_resource_launch:
             return _refused(
                 request, _("CodeBlanks opens lessons and classes only (resource links).")
             )
         return self._open(request, launch, launch.get_claim(CUSTOM) or {})
+
+    def _deep_link(self, request, launch):
+        """The LMS's dialog to add content: a teacher of the course, signed in, picks lessons
+        or a class (``lti_deep_link.pick``); anyone else is refused."""
+        if not teaches(launch.get_claim(LTI + "roles")):
+            message = _("Only a teacher of the course (an Instructor or a TA) can add "
+                        "CodeBlanks lessons to it.")  # fmt: skip
+            return _refused(request, message, 403)
+        url = launch.get_claim(DEEP_LINKING)["deep_link_return_url"]
+        if lti_deep_link.return_origin(url) is None:
+            message = _("The LMS's deep_link_return_url is not an http(s) URL: %(url)s")
+            return _refused(request, message % {"url": url[:200]})
+        user = _account(launch)
+        take_name(user, launch.get_launch_data() or {})
+        login(request, user, backend=MODEL_BACKEND)
+        request.session[LTI_SESSION] = True
+        return redirect("lti-deep-link", key=lti_deep_link.keep(request, launch))
 
     def _open(self, request, launch, custom):
         """The lesson or class the link names, then (only then) the learner's account."""

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from codeblanks.web import converters  # noqa: F401  (the <row:...> converter)
-from codeblanks.web.teaching import api, lti, views
+from codeblanks.web.teaching import api, lti, lti_deep_link, views
 
 urlpatterns = [
     path("classes/", views.class_list, name="classes"),
@@ -50,6 +50,7 @@ urlpatterns = [
     path("lti/jwks", lti.jwks, name="lti-jwks"),
     path("lti/login/<uuid:registration_uuid>/", lti.LoginView.as_view(), name="lti-login"),
     path("lti/launch/", lti.LaunchView.as_view(), name="lti-launch"),
+    path("lti/deep-link/<str:key>/", lti_deep_link.pick, name="lti-deep-link"),
 ]
 
 api_urlpatterns = [

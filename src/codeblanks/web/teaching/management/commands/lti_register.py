@@ -51,8 +51,12 @@ class Command(BaseCommand):
         site = settings.CODEBLANKS.site_url.rstrip("/") or "https://<your CodeBlanks>"
         for label, url in (
             ("Tool URL / redirection URI", reverse("lti-launch")),
+            ("Deep Linking URL", reverse("lti-launch")),
             ("Initiate login URL", reverse("lti-login", args=[reg.uuid])),
             ("Public keyset URL", reverse("lti-jwks")),
         ):
             self.stdout.write(f"{label}: {site}{url}")
-        self.stdout.write("Custom parameter per link: lesson=<lesson id>, or class=<join code>")
+        self.stdout.write(
+            "Custom parameter per link: lesson=<lesson id>, or class=<join code> (the Deep "
+            "Linking dialog fills it in)"
+        )
