@@ -96,10 +96,11 @@ def pick(request, key: str):
     if request.method != "POST":
         return _picker(request, multiple)
     chosen = request.POST.getlist("item")
+    code = request.POST.get("code", "").strip()[:20]
     try:
-        items = _resources(request, chosen, multiple)
+        items = _resources(request, chosen + ([f"code:{code}"] if code else []), multiple)
     except PickError as exc:
-        return _picker(request, multiple, error=str(exc), chosen=chosen, status=400)
+        return _picker(request, multiple, error=str(exc), chosen=chosen, code=code, status=400)
     token = DeepLink(registration.to_registration(), kept["deployment"], settings).get_response_jwt(
         items
     )
@@ -113,7 +114,9 @@ def pick(request, key: str):
     return response
 
 
-def _picker(request, multiple: bool, *, error: str = "", chosen=(), status: int = 200):
+def _picker(
+    request, multiple: bool, *, error: str = "", chosen=(), code: str = "", status: int = 200
+):
     ticked = set(chosen)
     courses = [
         (course, [(lesson, f"lesson:{lesson.id}" in ticked) for lesson in course.lessons])
@@ -125,13 +128,15 @@ def _picker(request, multiple: bool, *, error: str = "", chosen=(), status: int 
         "rooms": rooms,
         "kind": "checkbox" if multiple else "radio",
         "error": error,
+        "code": code,
     }
     return render(request, "teaching/lti_deep_link.html", context, status=status)
 
 
 def _resources(request, chosen: list[str], multiple: bool) -> list[DeepLinkResource]:
-    """One resource link per item chosen (``lesson:<id>`` or ``class:<its number>``, one of
-    the teacher's), in the order given; ``PickError`` for a choice that cannot be sent."""
+    """One resource link per item chosen (``lesson:<id>``, ``class:<its number>`` for one of
+    the teacher's, ``code:<join code>`` for any class, as a class link names it anyway), in the
+    order given; ``PickError`` for a choice that cannot be sent."""
     if not chosen:
         raise PickError(_("Choose a lesson or a class to add."))
     if len(chosen) > 1 and not multiple:
@@ -141,19 +146,7 @@ def _resources(request, chosen: list[str], multiple: bool) -> list[DeepLinkResou
     url = absolute_url(request, reverse("lti-launch"))
     items = []
     for item in dict.fromkeys(chosen):
-        kind, _colon, name = item.partition(":")
-        if kind == "lesson" and (lesson := selectors.lesson_get(name)) is not None:
-            top, title, custom = scores.max_score(lesson), lesson.title, {"lesson": lesson.id}
-        elif (
-            kind == "class"
-            and name.isdigit()
-            and len(name) < 12
-            and (room := classes.class_for_teacher(request.user, int(name)))
-        ):
-            top = sum(scores.max_score(x) for x, _cl in classes.class_lessons(room)) or 1
-            title, custom = room.name, {"class": classes.shown_code(room.join_code)}
-        else:
-            raise PickError(_("There is no lesson or class of yours %(item)s.") % {"item": item})
+        title, custom, top = _item(request.user, item)
         line = LineItem().set_score_maximum(top).set_label(title).set_resource_id(item)
         items.append(
             DeepLinkResource()
@@ -163,3 +156,21 @@ def _resources(request, chosen: list[str], multiple: bool) -> list[DeepLinkResou
             .set_lineitem(line)
         )
     return items
+
+
+def _item(user, item: str) -> tuple[str, dict[str, str], int]:
+    """(title, custom parameters, points) of one item chosen."""
+    kind, _colon, name = item.partition(":")
+    if kind == "lesson" and (lesson := selectors.lesson_get(name)) is not None:
+        return lesson.title, {"lesson": lesson.id}, scores.max_score(lesson)
+    room = None
+    if kind == "class" and name.isdigit() and len(name) < 12:
+        room = classes.class_for_teacher(user, int(name))
+    elif kind == "code":
+        room = classes.class_by_code(name)
+        if room is None:
+            raise PickError(_("No class has this code."))
+    if room is None:
+        raise PickError(_("There is no lesson or class of yours %(item)s.") % {"item": item})
+    top = sum(scores.max_score(x) for x, _cl in classes.class_lessons(room))
+    return room.name, {"class": classes.shown_code(room.join_code)}, top or 1

@@ -86,7 +86,9 @@ def sync_class(room: Classroom) -> list[str]:
     words (nothing when every list was read)."""
     cache.set(f"codeblanks:lti-names:{room.pk}", 1, timeout=SYNC_EVERY_S)
     problems = []
-    for roster in room.lti_rosters.select_related("registration"):
+    for roster in room.lti_rosters.filter(registration__is_active=True).select_related(
+        "registration"
+    ):
         try:
             sync(roster)
         except NamesError as exc:
