@@ -172,5 +172,6 @@ def _item(user, item: str) -> tuple[str, dict[str, str], int]:
             raise PickError(_("No class has this code."))
     if room is None:
         raise PickError(_("There is no lesson or class of yours %(item)s.") % {"item": item})
-    top = sum(scores.max_score(x) for x, _cl in classes.class_lessons(room))
+    rules = scores.room_rules(room)
+    top = sum(scores.max_score(x, rules) for x, _cl in classes.class_lessons(room))
     return room.name, {"class": classes.shown_code(room.join_code)}, top or 1
