@@ -1,8 +1,10 @@
-"""No verdict is spelled as a string literal at the doors: ``web/`` and ``cli/`` compare and key
-verdicts by ``Verdict`` members (grading/verdicts.py), so renaming or adding one is one edit
-there, and a typo is an AttributeError, not a silent mismatch. JSON fields that happen to share a
-verdict's word ("error", "correct") are fields, not verdicts; a comparison or a table keyed on
-verdicts is what this finds. The sandbox states of /healthz ("ok", "busy") are not verdicts."""
+"""No verdict is spelled as a string literal outside its vocabulary: the doors (``web/``,
+``cli/``), the learning core and the grader itself compare and key verdicts by ``Verdict``
+members (grading/verdicts.py, the one place that spells them), so renaming or adding one is one
+edit there, and a typo is an AttributeError, not a silent mismatch. JSON fields that happen to
+share a verdict's word ("error", "correct") are fields, not verdicts; a comparison or a table
+keyed on verdicts is what this finds. The sandbox states of /healthz ("ok", "busy") and a
+function test's status ("error": ``functests.RAISED``) are not verdicts."""
 
 from __future__ import annotations
 
@@ -14,7 +16,11 @@ from codeblanks.sandbox.result import VERDICTS
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "codeblanks"
 WORDS = {v.value for v in Verdict} | set(VERDICTS)
-NOT_VERDICTS = {"web/views/health.py"}  # the database's and the sandbox's states
+NOT_VERDICTS = {
+    "web/views/health.py",  # the database's and the sandbox's states
+    "grading/verdicts.py",  # the vocabulary: where the words are spelled, once
+}
+LAYERS = ("web", "cli", "learning", "grading")
 
 
 def _literals(node: ast.expr) -> list[ast.Constant]:
@@ -45,9 +51,9 @@ def test_the_rule_finds_what_it_forbids():
     assert spelled_verdicts(fine) == []
 
 
-def test_no_verdict_is_spelled_at_the_doors():
+def test_no_verdict_is_spelled_outside_the_vocabulary():
     wrong = []
-    for layer in ("web", "cli"):
+    for layer in LAYERS:
         for path in sorted((PACKAGE / layer).rglob("*.py")):
             rel = path.relative_to(PACKAGE).as_posix()
             if "migrations" in path.parts or rel in NOT_VERDICTS:

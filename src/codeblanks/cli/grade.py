@@ -71,8 +71,7 @@ def _print_human(result, *, diff: bool = True) -> None:
     from codeblanks.grading.verdicts import Verdict
 
     ms = f"{result.duration_ms:.0f}"
-    known = {v.value for v in Verdict}
-    verdict = Verdict(result.verdict).label() if result.verdict in known else result.verdict
+    verdict = result.verdict.label()
     if result.case:
         # the visible case has a fixed name; the others are named by the lesson, in its language
         case = _("the visible data") if result.case == "visible" else result.case

@@ -30,7 +30,6 @@ from codeblanks.grading.cases import PARSE_ERRORS
 from codeblanks.grading.grade import run_sync
 from codeblanks.grading.reference import (
     MOMENTARY,
-    PLATFORM_FAILURES,
     cache_key,
     keep,
     limits_for,
@@ -40,7 +39,7 @@ from codeblanks.grading.reference import (
 )
 from codeblanks.grading.tracebacks import friendly
 from codeblanks.grading.values import describe_difference
-from codeblanks.grading.verdicts import Verdict
+from codeblanks.grading.verdicts import Verdict, platform_failed
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.inside.wire import PRIVATE_END
@@ -56,12 +55,20 @@ class BlankVerdict:
     message: str  # what to tell the learner about this answer
     explanation: str = ""  # the question's explanation, shown when the answer is wrong
     error: str = ""  # the error the answer caused, e.g. "SyntaxError: invalid syntax"
-    verdict: str = ""  # correct | incorrect | a platform failure (busy, sandbox-error)
+    # correct | incorrect | a platform failure (busy, sandbox-error)
+    verdict: Verdict = Verdict.INCORRECT
+
+    def __post_init__(self) -> None:
+        # A word (a test's) becomes its member here, once, as in ``Grade``; and a right answer
+        # is never given a wrong one's verdict by the default.
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
+        if self.correct != (self.verdict is Verdict.CORRECT):
+            raise ValueError(f"a blank judged correct={self.correct} with verdict {self.verdict}")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "correct": self.correct,
-            "verdict": self.verdict,
+            "verdict": self.verdict.value,
             "message": self.message,
             "explanation": self.explanation,
             "error": self.error,
@@ -268,12 +275,12 @@ async def _by_value(
             # The reference answer ran out of time or memory: maybe only the load's doing, so
             # the answer is not judged against it (nor is it kept).
             reference_failed(lesson, f"question {question.id} {name}".rstrip(), ref)
-            return _unchecked(ref.verdict)
+            return _unchecked(ref)
         return _compare(question, mine_p, theirs_p, run, ref, name)
 
     verdicts = await asyncio.gather(*(judged(*program) for program in programs))
-    failed = [v for v in verdicts if v.verdict != Verdict.CORRECT]
-    platform = [v for v in failed if v.verdict in PLATFORM_FAILURES]
+    failed = [v for v in verdicts if v.verdict is not Verdict.CORRECT]
+    platform = [v for v in failed if v.verdict.platform]
     return (platform or failed or verdicts)[0]
 
 
@@ -288,10 +295,10 @@ def forbidden_in(question: BlankQuestion, text: str) -> str:
     return ""
 
 
-def _unchecked(verdict: str) -> BlankVerdict:
-    """The platform could not judge the answer: a platform verdict, and nothing held against
-    the learner."""
-    platform = verdict if verdict in PLATFORM_FAILURES else Verdict.SANDBOX_ERROR
+def _unchecked(run: RunResult) -> BlankVerdict:
+    """The platform could not judge the answer (``run``, a platform failure or a momentary
+    one): a platform verdict, and nothing held against the learner."""
+    platform = Verdict.of(run) if platform_failed(run) else Verdict.SANDBOX_ERROR
     return BlankVerdict(
         False,
         _("The sandbox could not check your answer just now. Please try again."),
@@ -311,8 +318,8 @@ def _compare(
 ) -> BlankVerdict:
     """The verdict on one setup; ``variant`` names a variant's setup (``""``: the first)."""
     for r in (run, ref):
-        if r.verdict in PLATFORM_FAILURES:
-            return _unchecked(r.verdict)
+        if platform_failed(r):
+            return _unchecked(r)
 
     if not ref.ok:
         return _wrong(question, _("This question cannot be checked: its own answer fails to run."))

@@ -44,6 +44,9 @@ def test_capture(lesson: Lesson) -> tuple[str, ...]:
     return (RESULTS, *(value_name(i) for i in range(len(suite.tests))))
 
 
+RAISED = "error"  # a test's status when it raised (inside/lessontest.py)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One test's outcome as reported from inside the run."""
@@ -55,6 +58,12 @@ class Outcome:
     line: int | None = None
     returned: bool = False
     encoded: bool = False  # its value is JSON text (else an array)
+
+    @property
+    def raised(self) -> bool:
+        """The test stopped with an exception (its status, a word of lessontest's own, is
+        ``error``: not a verdict, though it is spelt like one)."""
+        return self.status == RAISED
 
 
 def outcomes(run: RunResult) -> list[Outcome] | None:
@@ -178,7 +187,7 @@ def _called(got: Outcome) -> str:
 def _failure(test: FunctionTest, got: Outcome) -> str | None:
     """The sentence for a test that did not pass (None: it passed), hidden tests named as such."""
     name, hidden = test.shown, test.hidden  # shown: in the learner's language
-    if got.status == "error":
+    if got.raised:
         if got.line:
             text = (
                 _("The hidden test “{test}” stopped with {error} (line {line} of your file).")

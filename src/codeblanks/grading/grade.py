@@ -28,7 +28,6 @@ from codeblanks.grading.inputs import in_words, setup_code
 from codeblanks.grading.mistakes import matching_mistake
 from codeblanks.grading.reading import READ_S, aread
 from codeblanks.grading.reference import (
-    PLATFORM_FAILURES,
     Reference,
     areference,
     kept_reference,
@@ -39,7 +38,7 @@ from codeblanks.grading.reference import (
 from codeblanks.grading.rules import RAN, Facts, rule_break
 from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
 from codeblanks.grading.values import compare_values, value_rules
-from codeblanks.grading.verdicts import Verdict, run_failure, unchecked
+from codeblanks.grading.verdicts import Verdict, platform_failed, run_failure, unchecked
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import (
@@ -80,7 +79,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Grade:
-    verdict: str  # correct | incorrect | a run failure verdict (error, timeout, ...)
+    verdict: Verdict  # correct | incorrect | a run failure verdict (error, timeout, ...)
     stdout: str  # of the visible case
     stderr: str  # of the visible case; a traceback shows the learner's frames only
     expected: str  # of the visible case
@@ -95,13 +94,18 @@ class Grade:
     arrays: tuple[ArrayPair, ...] = ()  # 2-D values it got wrong, for the verdict's pictures
     setup: str = ""  # how the failing hidden case is built (its code): shown only on request
 
+    def __post_init__(self) -> None:
+        # A verdict's word (a test's, a stored one) becomes its member here, once: every reader
+        # can ask ``grade.verdict.platform``; an unknown word is a ValueError that names it.
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
+
     @property
     def correct(self) -> bool:
-        return self.verdict == CORRECT
+        return self.verdict is CORRECT
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "verdict": self.verdict,
+            "verdict": self.verdict.value,
             "stdout": self.stdout,
             "stderr": self.stderr,
             "expected": self.expected,
@@ -280,7 +284,7 @@ async def ajudge(
     vis = runs.get(VISIBLE) or RunResult(SANDBOX_ERROR)
     failure = _failure_message(RunResult(SANDBOX_ERROR), lesson)
     return Grade(
-        SANDBOX_ERROR,
+        Verdict.SANDBOX_ERROR,
         vis.stdout,
         vis.stderr,
         lesson.exercise.expected_output,
@@ -329,10 +333,10 @@ def judge(
     j = _Judging(lesson, code, runs, ref)
     # The platform failed somewhere: say so and judge nothing.
     for name, run in runs.items():
-        if run.verdict in PLATFORM_FAILURES:
-            return graded(j, run.verdict, name, [_failure_message(run, lesson)])
+        if platform_failed(run):
+            return graded(j, Verdict.of(run), name, [_failure_message(run, lesson)])
     if (failed := ref.platform_failure) is not None:
-        return graded(j, failed.verdict, None, [_failure_message(failed, lesson)])
+        return graded(j, Verdict.of(failed), None, [_failure_message(failed, lesson)])
     if (found := judge_case(j, VISIBLE, runs[VISIBLE], ref.solution.get(VISIBLE))) is not None:
         return found
     if missing:
@@ -385,7 +389,7 @@ def judge_case(j: _Judging, name: str, run: RunResult, solution: RunResult | Non
 
 def graded(
     j: _Judging,
-    verdict: str,
+    verdict: Verdict,
     case: str | None,
     feedback: list[str],
     diff: list[str] | tuple[str, ...] = (),
@@ -427,7 +431,7 @@ def _unfilled(code: str, run: RunResult) -> int | None:
     blanks = blank_lines(code, BLANK)
     found = outcomes(run) if blanks else None
     for outcome in found or ():
-        if outcome.status == "error" and f"'{BLANK}'" in outcome.message:
+        if outcome.raised and f"'{BLANK}'" in outcome.message:
             return outcome.line if outcome.line in blanks else blanks[0]
     return None
 
@@ -469,7 +473,7 @@ def failed_run(j: _Judging, name: str, run: RunResult) -> Grade:
         # The starter's blank is still there: that, not the NameError it causes, is the news.
         feedback.append(fill_in(blanks[0]))
         shown = friendly(run.stderr, j.code, ex.filename, run.values).text
-        return graded(j, run.verdict, name, feedback, line=blanks[0], stderr=shown)
+        return graded(j, Verdict.ERROR, name, feedback, line=blanks[0], stderr=shown)
     feedback.append(_failure_message(run, j.lesson))
     line: int | None = None
     stderr: str | None = None
@@ -483,12 +487,12 @@ def failed_run(j: _Judging, name: str, run: RunResult) -> Grade:
         elif err.error_type:
             last = f"{err.error_type}: {err.message}" if err.message else err.error_type
             feedback.append(last)
-    return with_mistake(j, run.verdict, name, feedback, line=line, stderr=stderr)
+    return with_mistake(j, Verdict.of(run), name, feedback, line=line, stderr=stderr)
 
 
 def with_mistake(
     j: _Judging,
-    verdict: str,
+    verdict: Verdict,
     name: str,
     feedback: list[str],
     diff: list[str] | tuple[str, ...] = (),
@@ -522,7 +526,7 @@ def _given(lesson: Lesson) -> tuple[str, ...]:
 
 
 def _wrong_arrays(
-    lesson: Lesson, runs: dict[str, RunResult], ref: Reference, verdict: str, case: str | None
+    lesson: Lesson, runs: dict[str, RunResult], ref: Reference, verdict: Verdict, case: str | None
 ) -> tuple[ArrayPair, ...]:
     """The checked 2-D values an incorrect answer got wrong on ``case``, for the pictures."""
     spec = lesson.exercise.grading

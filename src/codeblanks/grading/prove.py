@@ -25,7 +25,7 @@ from codeblanks.grading.examples import aprove_examples
 from codeblanks.grading.functests import ADDRESS, outcomes
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import Mutant, mutants
-from codeblanks.grading.reference import PLATFORM_FAILURES, Reference, areference, in_flight
+from codeblanks.grading.reference import Reference, areference, in_flight
 from codeblanks.grading.tracebacks import parse
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.inside.lessontest import value_name
@@ -85,8 +85,8 @@ async def aprove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]
         _judged(lesson, ref, sandbox, gate),
         asyncio.gather(*(acheck_blank(lesson, q, text, sandbox, gate=gate) for q, text in checks)),
     )
-    broken = [g.grade.verdict for g in proof.every() if g.grade.verdict in PLATFORM_FAILURES]
-    broken += [v.verdict for v in verdicts if v.verdict in PLATFORM_FAILURES]
+    broken = [g.grade.verdict for g in proof.every() if g.grade.verdict.platform]
+    broken += [v.verdict for v in verdicts if v.verdict.platform]
     if broken:
         return problems + invalid + [_sandbox_problem(lesson, broken[0])]
     for judged in (

@@ -305,55 +305,74 @@ def show(value: Any, limit: int = SHOWN) -> str:
 
 
 def _write(value: Any, out: list[str], left: list[int]) -> None:
-    def put(text: str) -> None:
-        out.append(text)
-        left[0] -= len(text)
-
-    def many(items: Iterable[Any], opening: str, closing: str, pairs: bool = False) -> None:
-        put(opening)
-        for i, item in enumerate(items):
-            if left[0] <= 0:
-                put("...")
-                break
-            if i:
-                put(", ")
-            if pairs:
-                _write(item[0], out, left)
-                put(": ")
-                _write(item[1], out, left)
-            else:
-                _write(item, out, left)
-        put(closing)
-
+    """Append ``value``'s text to ``out``, counting it off ``left[0]`` (the room still left)."""
     if isinstance(value, list):
-        many(value, "[", "]")
+        _many(value, "[", "]", out, left)
     elif isinstance(value, np.ndarray):
-        put(repr(value.item()) if value.ndim == 0 else f"array({show(value.tolist())})")
+        _put(repr(value.item()) if value.ndim == 0 else f"array({show(value.tolist())})", out, left)
     elif isinstance(value, int) and value.bit_length() > 10_000:  # repr() refuses past 4,300 digits
-        put(("-" if value < 0 else "") + hex(abs(value))[:20] + "...")
+        _put(("-" if value < 0 else "") + hex(abs(value))[:20] + "...", out, left)
     elif not isinstance(value, Thing):
         text = repr(value)
-        put(text if len(text) <= SHOWN else text[: SHOWN - 3] + "...")
+        _put(text if len(text) <= SHOWN else text[: SHOWN - 3] + "...", out, left)
     elif value.kind in ("str", "number"):
         _write(value.items[0], out, left)
     elif value.kind == "bytes":
-        put(repr(bytes.fromhex(value.text)))
+        _put(repr(bytes.fromhex(value.text)), out, left)
     elif value.kind == "object":
-        put(value.text)
+        _put(value.text, out, left)
     else:
-        builtin = value.type == _PLAIN[value.kind]
-        prefix = "" if builtin else f"{value.type}("
-        suffix = "" if builtin else ")"
-        if value.kind == "tuple":
-            many(value.items, prefix + "(", ("," if len(value.items) == 1 else "") + ")" + suffix)
-        elif value.kind == "dict":
-            many(value.items, prefix + "{", "}" + suffix, pairs=True)
-        elif value.kind == "set" and not value.items:
-            put(f"{value.type}()")
-        elif value.kind == "set":
-            many(value.items, prefix + "{", "}" + suffix)
-        else:  # a list subclass or an iterator: its items
-            many(value.items, prefix + "[", ("..." if value.more else "") + "]" + suffix)
+        _write_collection(value, out, left)
+
+
+def _write_collection(value: Thing, out: list[str], left: list[int]) -> None:
+    """A tuple, dict, set, list subclass or iterator: its items in its brackets, inside its
+    type's name when that is not the built-in one (``OrderedDict({...})``)."""
+    builtin = value.type == _PLAIN[value.kind]
+    prefix = "" if builtin else f"{value.type}("
+    suffix = "" if builtin else ")"
+    if value.kind == "tuple":
+        closing = ("," if len(value.items) == 1 else "") + ")" + suffix
+        _many(value.items, prefix + "(", closing, out, left)
+    elif value.kind == "dict":
+        _many(value.items, prefix + "{", "}" + suffix, out, left, pairs=True)
+    elif value.kind == "set" and not value.items:
+        _put(f"{value.type}()", out, left)
+    elif value.kind == "set":
+        _many(value.items, prefix + "{", "}" + suffix, out, left)
+    else:  # a list subclass or an iterator: its items
+        _many(value.items, prefix + "[", ("..." if value.more else "") + "]" + suffix, out, left)
+
+
+def _put(text: str, out: list[str], left: list[int]) -> None:
+    out.append(text)
+    left[0] -= len(text)
+
+
+def _many(
+    items: Iterable[Any],
+    opening: str,
+    closing: str,
+    out: list[str],
+    left: list[int],
+    pairs: bool = False,
+) -> None:
+    """Items between brackets, comma-separated (``pairs``: key-value pairs), until the room
+    runs out, where ``...`` stands for the rest."""
+    _put(opening, out, left)
+    for i, item in enumerate(items):
+        if left[0] <= 0:
+            _put("...", out, left)
+            break
+        if i:
+            _put(", ", out, left)
+        if pairs:
+            _write(item[0], out, left)
+            _put(": ", out, left)
+            _write(item[1], out, left)
+        else:
+            _write(item, out, left)
+    _put(closing, out, left)
 
 
 # -- comparing -------------------------------------------------------------------------------
@@ -521,6 +540,25 @@ def _sequences(
                 return None
         except (ValueError, TypeError):  # arrays inside
             pass
+    first, differ = _item_differences(mine, theirs, path, rules)
+    if len(mine) != len(theirs):
+        return _lengths_differ(name, mine, theirs, first)
+    if first is None:
+        return None
+    if differ == 1:
+        return first
+    return ngettext(
+        "{name} has {count} items, as expected, but {differ} of them differs; the first: {detail}",
+        "{name} has {count} items, as expected, but {differ} of them differ; the first: {detail}",
+        differ,
+    ).format(name=name, differ=_count(differ), count=_count(len(theirs)), detail=first)
+
+
+def _item_differences(
+    mine: tuple[Any, ...], theirs: tuple[Any, ...], path: str, rules: Rules
+) -> tuple[str | None, int]:
+    """The sentence for the first item that differs (None: none does) and how many differ, of
+    the items both sequences have."""
     first, differ = None, 0
     plain = (int, str, bool)
     # Equal plain values of one type are equal under any rules: only the others are looked at.
@@ -546,35 +584,33 @@ def _sequences(
             same = _diff(a, b, "", rules) is None
         if not same:
             differ += 1
-    if len(mine) != len(theirs):
+    return first, differ
+
+
+def _lengths_differ(
+    name: str, mine: tuple[Any, ...], theirs: tuple[Any, ...], first: str | None
+) -> str:
+    """The sentence for a sequence of the wrong length: the lengths, then the first item that
+    differs (``first``) or how many items are right."""
+    text = ngettext(
+        "{name} has {got} item, but {expected} are expected.",
+        "{name} has {got} items, but {expected} are expected.",
+        len(mine),
+    ).format(name=name, got=_count(len(mine)), expected=_count(len(theirs)))
+    if len(theirs) == 1:
         text = ngettext(
-            "{name} has {got} item, but {expected} are expected.",
-            "{name} has {got} items, but {expected} are expected.",
+            "{name} has {got} item, but 1 is expected.",
+            "{name} has {got} items, but 1 is expected.",
             len(mine),
-        ).format(name=name, got=_count(len(mine)), expected=_count(len(theirs)))
-        if len(theirs) == 1:
-            text = ngettext(
-                "{name} has {got} item, but 1 is expected.",
-                "{name} has {got} items, but 1 is expected.",
-                len(mine),
-            ).format(name=name, got=_count(len(mine)))
-        if first is not None:
-            return text + " " + _("The first difference: {detail}").format(detail=first)
-        shorter = min(len(mine), len(theirs))
-        if shorter:
-            text += " " + ngettext(
-                "The first item is right.", "The first {count} items are right.", shorter
-            ).format(count=_count(shorter))
-        return text
-    if first is None:
-        return None
-    if differ == 1:
-        return first
-    return ngettext(
-        "{name} has {count} items, as expected, but {differ} of them differs; the first: {detail}",
-        "{name} has {count} items, as expected, but {differ} of them differ; the first: {detail}",
-        differ,
-    ).format(name=name, differ=_count(differ), count=_count(len(theirs)), detail=first)
+        ).format(name=name, got=_count(len(mine)))
+    if first is not None:
+        return text + " " + _("The first difference: {detail}").format(detail=first)
+    shorter = min(len(mine), len(theirs))
+    if shorter:
+        text += " " + ngettext(
+            "The first item is right.", "The first {count} items are right.", shorter
+        ).format(count=_count(shorter))
+    return text
 
 
 def _endless(got: Any, expected: Any, path: str) -> str | None:

@@ -24,6 +24,7 @@ from codeblanks.grading.cases import VISIBLE, Case, cases_for
 from codeblanks.grading.counting import count_capture
 from codeblanks.grading.functests import test_capture
 from codeblanks.grading.inputs import setup_cases
+from codeblanks.grading.verdicts import platform_failed
 from codeblanks.sandbox import RunLimits, RunResult
 from codeblanks.sandbox.result import (
     BUSY,
@@ -36,8 +37,6 @@ from codeblanks.sandbox.result import (
 )
 
 log = logging.getLogger("codeblanks.grading")
-
-PLATFORM_FAILURES = (BUSY, SANDBOX_ERROR)  # not the program's fault: never cached, never judged
 
 # A patient run (a reference, a proof) has this many times its lesson's wall clock. Nobody waits
 # on it, and on a loaded machine (a proof beside the whole suite, a node under a crowd) a program
@@ -165,7 +164,7 @@ class Reference:
     def platform_failure(self) -> RunResult | None:
         for runs in (self.solution, *(r for _, r in self.mistakes)):
             for run in runs.values():
-                if run.verdict in PLATFORM_FAILURES:
+                if platform_failed(run):
                     return run
         return None
 
@@ -304,7 +303,7 @@ async def areference(
     )
     # Only the words of a failing case depend on ``built``: a run of it the moment spoilt
     # leaves this reference unkept, so that the next grade tries again.
-    momentary = any(r.verdict in PLATFORM_FAILURES + MOMENTARY for r in built.values())
+    momentary = any(platform_failed(r) or r.verdict in MOMENTARY for r in built.values())
     if ref.settled and not momentary:
         keep(key, ref)
     return ref

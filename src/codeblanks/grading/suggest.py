@@ -23,8 +23,6 @@ from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import RunResult
 from codeblanks.sandbox.result import Runner
 
-PLATFORM = {v.value for v in Verdict if v.platform}
-
 
 @dataclass(frozen=True)
 class Graded:
@@ -39,7 +37,7 @@ class Graded:
     def unmatched(self) -> bool:
         """Wrong by the learner's doing, and no declared mistake matches it: a candidate's."""
         grade = self.grade
-        return not grade.correct and grade.verdict not in PLATFORM and grade.mistake is None
+        return not grade.correct and not grade.verdict.platform and grade.mistake is None
 
 
 @dataclass

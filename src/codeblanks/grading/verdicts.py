@@ -45,6 +45,12 @@ class Verdict(StrEnum):
         }
         return labels[self]
 
+    @classmethod
+    def of(cls, run: RunResult) -> Verdict:
+        """How a run that failed ended, as a verdict: the sandbox's words for a failure are ours
+        too. (A run that ended normally, ``ok``, is judged rather than named: ValueError.)"""
+        return cls(run.verdict)
+
     @property
     def platform(self) -> bool:
         """Not the learner's doing: never judged, never cached."""
@@ -110,6 +116,11 @@ def stopped_by(run: RunResult) -> str | None:
     return CPU if run.signal is not None else WALL
 
 
+def platform_failed(run: RunResult) -> bool:
+    """Whether the platform, not the program, ended ``run`` (``Verdict.platform``)."""
+    return not run.ok and Verdict.of(run).platform
+
+
 def run_failure(run: RunResult, limits: RunLimits) -> str:
     """The sentence for how ``run`` failed, naming the limit that stopped it."""
-    return Verdict(run.verdict).failure(limits, stopped_by=stopped_by(run))
+    return Verdict.of(run).failure(limits, stopped_by=stopped_by(run))

@@ -26,7 +26,7 @@ class DiffRow:
 
 @dataclass(frozen=True)
 class RunView:
-    verdict: str
+    verdict: Verdict
     tone: str  # good | bad | warn (for colour; the words say it all)
     title: str
     detail: str
@@ -173,7 +173,7 @@ def present(
 ) -> RunView:
     """The view of ``grade`` (``limits``: the lesson's, for a limit the grader did not word;
     ``output_graded`` False: a function exercise, whose prints are shown, never judged)."""
-    verdict = verdict_of(grade.verdict)
+    verdict = grade.verdict
     diff = _diff_rows(grade.diff) if verdict is Verdict.INCORRECT else []
     said = words(
         verdict,

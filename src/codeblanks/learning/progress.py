@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from codeblanks.content.model import Lesson, Question
 from codeblanks.grading import Grade
-from codeblanks.grading.verdicts import Verdict
 from codeblanks.learning.answers import Answer
 
 if TYPE_CHECKING:  # the tutor imports this module
@@ -147,7 +146,7 @@ class JsonProgress:
         previous = mine.get("mistake")
         previous = previous if isinstance(previous, str) else None
         changes: dict[str, Any] = {"solved": bool(mine.get("solved")) or grade.correct}
-        if not Verdict(grade.verdict).platform:
+        if not grade.verdict.platform:
             changes["mistake"] = grade.mistake
         self._write(lesson, **changes)
         return previous

@@ -26,7 +26,6 @@ from codeblanks.content.public import question_review
 from codeblanks.grading import Grade, acheck_blank, agrade
 from codeblanks.grading.cases import programs_for, programs_for_blank
 from codeblanks.grading.reference import limits_for
-from codeblanks.grading.verdicts import Verdict
 from codeblanks.learning import answers
 from codeblanks.learning.present import RunView, present
 from codeblanks.learning.progress import Progress
@@ -116,7 +115,7 @@ async def _no_quota(text: str, programs: int) -> AsyncIterator[Refused | None]:
 def _escalated(grade: Grade, previous: str | None) -> Grade:
     """A nudge first; its explanation at once when the previous run of the lesson made the same
     mistake (``previous``). A run the platform could not do is left as it is."""
-    if Verdict(grade.verdict).platform:
+    if grade.verdict.platform:
         return grade
     if grade.more and grade.mistake is not None and grade.mistake == previous:
         return dataclasses.replace(grade, feedback=(grade.more, *grade.feedback[1:]), more="")
@@ -181,8 +180,8 @@ class Tutor:
                     verdict = await acheck_blank(
                         lesson, question, text, self.runner(), client=self._client(client)
                     )
-            if Verdict(verdict.verdict).platform:
-                return AnswerOutcome(refusal=Refusal(503, verdict.verdict, verdict.message))
+            if verdict.verdict.platform:
+                return AnswerOutcome(refusal=Refusal(503, verdict.verdict.value, verdict.message))
             outcome = AnswerOutcome(given, verdict.correct, verdict.message, error=verdict.error)
         else:
             correct, per_term = answers.judge_local(question, given)

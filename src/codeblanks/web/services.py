@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 
 from codeblanks.content.model import Lesson, Question
 from codeblanks.grading import Grade
-from codeblanks.grading.verdicts import Verdict
 from codeblanks.learning import NoProgress, Tutor
 from codeblanks.learning.tutor import Quota
 from codeblanks.sandbox import RunResult, get_sandbox
@@ -137,7 +136,7 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
         Attempt,
         {
             "lesson_uuid": lesson.uuid,
-            "verdict": grade.verdict,
+            "verdict": grade.verdict.value,
             "case": (grade.case or "")[:200],
             "duration_ms": grade.duration_ms,
             "code_bytes": len(code.encode("utf-8", errors="replace")),
@@ -147,7 +146,7 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
         },
     )
     previous = mistake or None
-    if not Verdict(grade.verdict).platform:
+    if not grade.verdict.platform:
         mistake = (grade.mistake or "")[:200]
     if grade.correct and solved_at is None:
         # The solve: saved through the model, whose post_save tells the LMS (teaching/signals.py).

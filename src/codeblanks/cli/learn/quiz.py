@@ -173,26 +173,41 @@ def _ask(q: dict[str, Any], ask, again: bool = False) -> Any:
     """One answer, as the API takes it; None (after saying why) when the input is not one;
     ``_SKIP`` for an empty line after a wrong answer (``again``: the choices were just shown)."""
     if q["kind"] == "choice":
-        if not again:
-            for i, option in enumerate(q["options"], 1):
-                show.say(f"   {i}) {option}")
-        raw = ask(_("Your choice (number): ")).strip()
-        if again and not raw:
-            return _SKIP
-        if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= len(q["options"]):
-            show.say(_("Type a number from 1 to {count}.").format(count=len(q["options"])))
-            return None
-        return int(raw) - 1
+        return _ask_choice(q, ask, again)
     if q["kind"] == "blank":
-        if not again:
-            show.say(f"   {q['code']}")
-        raw = ask(_("Fill in the blank (____): ")).strip()
-        if again and not raw:
-            return _SKIP
-        if not raw:
-            show.say(_("Type what goes in the blank."))
-            return None
-        return raw
+        return _ask_blank(q, ask, again)
+    return _ask_match(q, ask, again)
+
+
+def _ask_choice(q: dict[str, Any], ask, again: bool) -> Any:
+    """An option's index (the learner types its number, from 1)."""
+    if not again:
+        for i, option in enumerate(q["options"], 1):
+            show.say(f"   {i}) {option}")
+    raw = ask(_("Your choice (number): ")).strip()
+    if again and not raw:
+        return _SKIP
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= len(q["options"]):
+        show.say(_("Type a number from 1 to {count}.").format(count=len(q["options"])))
+        return None
+    return int(raw) - 1
+
+
+def _ask_blank(q: dict[str, Any], ask, again: bool) -> Any:
+    """The text that goes in the blank, under the question's line of code."""
+    if not again:
+        show.say(f"   {q['code']}")
+    raw = ask(_("Fill in the blank (____): ")).strip()
+    if again and not raw:
+        return _SKIP
+    if not raw:
+        show.say(_("Type what goes in the blank."))
+        return None
+    return raw
+
+
+def _ask_match(q: dict[str, Any], ask, again: bool) -> Any:
+    """A meaning's index for each term: letters, spaced, comma-separated or run together."""
     meanings = q["meanings"]
     if not again:
         for i, term in enumerate(q["terms"], 1):

@@ -363,28 +363,32 @@ class _Encoder:
         if isinstance(value, bytes | bytearray):
             return {"$": "bytes", "v": bytes(value).hex(), **named}
         if np is not None and isinstance(value, np.ndarray | np.generic):
-            array = np.asarray(value)
-            if array.dtype.kind in "biufc" and array.size <= self.left:
-                self.left -= array.size
-                plain = _plain_width(np, array)
-                data = plain.tolist()
-                if array.dtype.kind == "c":
-                    data = [[z.real, z.imag] for z in plain.ravel().tolist()]
-                return {
-                    "$": "array",
-                    "v": data,
-                    "dtype": str(array.dtype),
-                    "shape": list(array.shape),
-                }
-            return self._object(value, "")
+            return self._array(np, value)
         if isinstance(value, Iterator):
-            taken: list[object] = []
-            for item in value:
-                if len(taken) == ITEMS:
-                    return {"$": "iter", "v": taken, "more": True, "t": kind.__name__}
-                taken.append(self.encode(item, depth))
-            return {"$": "iter", "v": taken, "more": False, "t": kind.__name__}
+            return self._iterator(value, depth)
         return self._object(value, "", depth)
+
+    def _array(self, np: Any, value: Any) -> object:
+        """A NumPy array or scalar of numbers, as lists, while the item count allows; any other
+        (of objects, or too many items) as an object."""
+        array = np.asarray(value)
+        if array.dtype.kind not in "biufc" or array.size > self.left:
+            return self._object(value, "")
+        self.left -= array.size
+        plain = _plain_width(np, array)
+        data = plain.tolist()
+        if array.dtype.kind == "c":
+            data = [[z.real, z.imag] for z in plain.ravel().tolist()]
+        return {"$": "array", "v": data, "dtype": str(array.dtype), "shape": list(array.shape)}
+
+    def _iterator(self, value: Any, depth: int) -> object:
+        """An iterator's first ``ITEMS`` values, and whether it had more (it may never end)."""
+        taken: list[object] = []
+        for item in value:
+            if len(taken) == ITEMS:
+                return {"$": "iter", "v": taken, "more": True, "t": type(value).__name__}
+            taken.append(self.encode(item, depth))
+        return {"$": "iter", "v": taken, "more": False, "t": type(value).__name__}
 
     def _object(self, value: object, why: str, depth: int = DEPTH) -> dict[str, object]:
         """Any other value: its type's name, its repr and (for a plain object) its attributes,

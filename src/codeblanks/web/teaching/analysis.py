@@ -27,7 +27,7 @@ TOP = 5
 def attempt_fields(grade: Grade, code: str) -> dict:
     """What an ``Attempt`` row keeps for item analysis and for the lesson's corpus (see its
     fields)."""
-    verdict = Verdict(grade.verdict)
+    verdict = grade.verdict
     if verdict.platform:
         return {}
     program = corpus.normalise(code)
@@ -102,7 +102,7 @@ def _questions(lesson: Lesson, users) -> list[QuestionStats]:
 
 def lesson_analysis(lesson: Lesson, users: list[int] | None = None) -> LessonAnalysis:
     runs = _owned(Attempt.objects.filter(lesson_uuid=lesson.uuid), users)
-    failing = runs.exclude(verdict__in=[Verdict.CORRECT, Verdict.BUSY, Verdict.SANDBOX_ERROR])
+    failing = runs.exclude(verdict__in=[v for v in Verdict if v is Verdict.CORRECT or v.platform])
     cases = failing.exclude(case="").values("case").annotate(n=Count("id")).order_by("-n", "case")
     matched = dict(
         failing.exclude(mistake="")

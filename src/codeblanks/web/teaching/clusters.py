@@ -178,7 +178,7 @@ async def _agroups(lesson: Lesson, programs: list[str]) -> tuple[list[dict], int
         one = _known.get((version, language, code))
         if one is None:
             one = await agraded(lesson, code, get_sandbox())
-            if Verdict(one.grade.verdict).platform:
+            if one.grade.verdict.platform:
                 left_out += 1
                 continue
             _known[version, language, code] = one

@@ -105,7 +105,7 @@ def regrade(room: Classroom, *, lower: bool = False) -> Report:
         if who is None:  # a member's runs have an account; an anonymous one is not theirs
             continue
         result = grade(lesson, attempt.program, client=CLIENT)
-        if Verdict(result.verdict).platform:
+        if result.verdict.platform:
             failed += 1
             continue
         if result.verdict == attempt.verdict:
