@@ -1,5 +1,5 @@
-"""The learner's hot statements, compiled once (``codeblanks.web.compiled``): they read and write
-what the ORM would, on SQLite and on PostgreSQL, and a second call compiles nothing."""
+"""The learner's hot statements, compiled once (``codeblanks.web.learner.compiled``): they read
+and write what the ORM would, on SQLite and on PostgreSQL, and a second call compiles nothing."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -8,9 +8,10 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from codeblanks.grading import Grade
-from codeblanks.web import compiled, selectors, services
-from codeblanks.web.learners import Learner
+from codeblanks.web.learner import compiled, store
+from codeblanks.web.learner.learners import Learner
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
+from codeblanks.web.pages import selectors
 
 from .conftest import FIRST, LAST
 
@@ -46,9 +47,9 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
         learner = Learner(anon_key="c" * 32)
     other = Learner(anon_key="d" * 32)
     assert selectors.progress_map(learner) == {}
-    services.code_save(learner=learner, lesson=FIRST, code="x = 'é'\n")
-    services.code_save(learner=other, lesson=FIRST, code="theirs")
-    services.code_save(learner=learner, lesson=FIRST, code="x = 2\n")  # the UPDATE, compiled
+    store.code_save(learner=learner, lesson=FIRST, code="x = 'é'\n")
+    store.code_save(learner=other, lesson=FIRST, code="theirs")
+    store.code_save(learner=learner, lesson=FIRST, code="x = 2\n")  # the UPDATE, compiled
     row = LessonProgress.objects.get(lesson_uuid=FIRST.uuid, **learner.owner)
     row.question_hints = {"q": 2}
     row.save()
@@ -57,13 +58,13 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
         answered_at=timezone.now(),
     )  # fmt: skip
     wrong = Grade("incorrect", "", "", "", mistake="softmax-axis-0")
-    assert services.attempt_record(learner=learner, lesson=FIRST, grade=wrong, code="a") is None
+    assert store.attempt_record(learner=learner, lesson=FIRST, grade=wrong, code="a") is None
     right = Grade("correct", "", "", "")
     assert (
-        services.attempt_record(learner=learner, lesson=FIRST, grade=right, code="b")
+        store.attempt_record(learner=learner, lesson=FIRST, grade=right, code="b")
         == "softmax-axis-0"
     )
-    services.attempt_record(learner=learner, lesson=LAST, grade=wrong, code="c")  # no row yet
+    store.attempt_record(learner=learner, lesson=LAST, grade=wrong, code="c")  # no row yet
 
     got = selectors.progress_map(learner)
     assert got == _orm_progress(learner)
@@ -93,7 +94,7 @@ def test_an_insert_names_every_column_without_a_default():
 
 def test_a_second_call_compiles_nothing(monkeypatch):
     learner = Learner(anon_key="e" * 32)
-    services.code_save(learner=learner, lesson=FIRST, code="one")
+    store.code_save(learner=learner, lesson=FIRST, code="one")
     selectors.progress_map(learner)
     compiled_now = []
     as_sql = SQLCompiler.as_sql
@@ -104,6 +105,6 @@ def test_a_second_call_compiles_nothing(monkeypatch):
 
     monkeypatch.setattr(SQLCompiler, "as_sql", counting)
     with connection.cursor():  # the queries still reach the database
-        services.code_save(learner=learner, lesson=FIRST, code="two")
+        store.code_save(learner=learner, lesson=FIRST, code="two")
         assert selectors.progress_map(learner)[FIRST.uuid].code == "two"
     assert compiled_now == []

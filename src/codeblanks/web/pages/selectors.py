@@ -14,10 +14,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from codeblanks.content.model import Course, Lesson, level_slug
-from codeblanks.web import compiled
-from codeblanks.web.learners import Learner, owner_filter
+from codeblanks.web.learner import compiled
+from codeblanks.web.learner.learners import Learner, owner_filter
 from codeblanks.web.models import LessonProgress, QuestionAnswer
-from codeblanks.web.questions import QuestionView, question_view
+from codeblanks.web.pages.questions import QuestionView, question_view
 
 NOT_STARTED = "not-started"
 STARTED = "started"
