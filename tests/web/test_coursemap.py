@@ -11,8 +11,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from codeblanks.content.model import Course, level_slug
+from codeblanks.web.learner.progress import Progress
 from codeblanks.web.pages.coursemap import NEW, SOLVED, TRIED, course_maps
-from codeblanks.web.pages.selectors import LevelBlock, Progress, Resume, lesson_rows
+from codeblanks.web.pages.selectors import LevelBlock, Resume, lesson_rows
 
 from .conftest import COURSE, FIRST, LAST
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from codeblanks.grading import Grade
 from codeblanks.web.learner import claims, store
 from codeblanks.web.learner.learners import Learner
+from codeblanks.web.learner.progress import NOT_STARTED, SOLVED, STARTED, progress_get
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
-from codeblanks.web.pages import selectors
 
 from .conftest import CHOICE, FIRST, LAST
 
@@ -27,13 +27,13 @@ def test_learner_is_exactly_one_kind():
 
 
 def test_progress_states_move_forward():
-    assert selectors.progress_get(ANON, FIRST).state(FIRST) == selectors.NOT_STARTED
+    assert progress_get(ANON, FIRST).state(FIRST) == NOT_STARTED
     store.code_save(learner=ANON, lesson=FIRST, code="x")
-    assert selectors.progress_get(ANON, FIRST).state(FIRST) == selectors.STARTED
+    assert progress_get(ANON, FIRST).state(FIRST) == STARTED
     store.attempt_record(learner=ANON, lesson=FIRST, grade=Grade("correct", "", "", ""), code="x")
-    p = selectors.progress_get(ANON, FIRST)
-    assert p.solved and p.runs == 1 and p.state(FIRST) == selectors.SOLVED
-    assert selectors.progress_get(ANON, LAST).state(LAST) == selectors.NOT_STARTED
+    p = progress_get(ANON, FIRST)
+    assert p.solved and p.runs == 1 and p.state(FIRST) == SOLVED
+    assert progress_get(ANON, LAST).state(LAST) == NOT_STARTED
 
 
 def test_saving_code_again_replaces_it_in_the_one_row():
@@ -47,7 +47,7 @@ def test_saving_code_again_replaces_it_in_the_one_row():
     assert (row.pk, row.code, row.has_code) == (before.pk, "second", True)
     assert row.revealed_at == before.revealed_at  # the rest of the row is kept
     assert row.code_saved_at > before.code_saved_at and row.updated_at > before.updated_at
-    assert selectors.progress_get(other, FIRST).code == "theirs"
+    assert progress_get(other, FIRST).code == "theirs"
 
 
 def test_a_row_needs_exactly_one_owner():
@@ -73,10 +73,10 @@ def test_claim_merges_both_ways():
     store.attempt_record(learner=ANON, lesson=LAST, grade=Grade("incorrect", "", "", ""), code="")
 
     assert claims.learner_claim(user_id=ada.pk, anon_key=ANON.anon_key) == 2
-    first = selectors.progress_get(me, FIRST)
+    first = progress_get(me, FIRST)
     assert first.code == "mine, newer" and first.revealed
     assert first.answers["pick"].correct and first.answers["pick"].tries == 2
-    assert selectors.progress_get(me, LAST).code == "only anon"
+    assert progress_get(me, LAST).code == "only anon"
     assert not LessonProgress.objects.filter(user__isnull=True).exists()
     assert Attempt.objects.get().user == ada
     assert claims.learner_claim(user_id=ada.pk, anon_key="") == 0
@@ -101,7 +101,7 @@ def test_a_run_is_counted_on_the_row_and_returns_the_previous_mistake():
     row = LessonProgress.objects.get(anon_key=ANON.anon_key)
     assert row.runs == 5 == Attempt.objects.count() and row.last_mistake == ""
     assert row.last_run_at == Attempt.objects.order_by("-created_at").first().created_at
-    p = selectors.progress_get(ANON, FIRST)
+    p = progress_get(ANON, FIRST)
     assert p.runs == 5 and p.last_run == row.last_run_at and p.solved
 
 
@@ -117,7 +117,7 @@ def test_a_claim_adds_the_runs_and_keeps_the_later_runs_mistake():
     claims.learner_claim(user_id=ada.pk, anon_key=ANON.anon_key)
     row = LessonProgress.objects.get(user=ada)
     assert (row.runs, row.last_mistake) == (3, "newer")
-    assert selectors.progress_get(me, FIRST).runs == 3
+    assert progress_get(me, FIRST).runs == 3
 
 
 def test_the_room_is_the_stores_to_refuse_and_nothing_is_kept(settings):
@@ -129,6 +129,6 @@ def test_the_room_is_the_stores_to_refuse_and_nothing_is_kept(settings):
     settings.CODEBLANKS = _config(learner_code_bytes=100)
     refused = store.code_save(learner=ANON, lesson=LAST, code="y" * 41)
     assert refused is not None and refused.error == "too-much-code"
-    assert selectors.progress_get(ANON, LAST).code is None
+    assert progress_get(ANON, LAST).code is None
     assert store.code_save(learner=ANON, lesson=LAST, code="y" * 40) is None
-    assert selectors.progress_get(ANON, LAST).code == "y" * 40
+    assert progress_get(ANON, LAST).code == "y" * 40

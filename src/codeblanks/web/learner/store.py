@@ -29,8 +29,8 @@ from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import RunRequest
 from codeblanks.web.learner import compiled, quotas
 from codeblanks.web.learner.learners import Learner, owner_filter
+from codeblanks.web.learner.progress import progress_get
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
-from codeblanks.web.pages import selectors
 
 # What other apps keep on an attempt row beside the run, each worked out from the grade and the
 # program: the teaching app's item analysis, plugged in by ``web/apps.py``. The store calls them
@@ -265,7 +265,7 @@ class DjangoProgress:
         )
 
     async def hints_seen(self, lesson: Lesson, question_id: str | None = None) -> int:
-        progress = await sync_to_async(selectors.progress_get)(self.learner, lesson)
+        progress = await sync_to_async(progress_get)(self.learner, lesson)
         if question_id is None:
             return progress.hints
         return int(progress.question_hints.get(question_id, 0))

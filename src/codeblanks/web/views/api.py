@@ -20,6 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 from codeblanks.content.public import reading_next
 from codeblanks.web.door.addresses import client_address
 from codeblanks.web.learner import quotas, store, tokens
+from codeblanks.web.learner.progress import EMPTY, NOT_STARTED, progress_map
 from codeblanks.web.pages import selectors
 from codeblanks.web.views.common import absolute_url
 
@@ -124,13 +125,13 @@ def lessons(request):
         who = tokens.bearer_learner(header)
         if who.refusal:
             return refused(who)
-        progress = selectors.progress_map(who.learner)
+        progress = progress_map(who.learner)
         for row, lesson in zip(rows, served, strict=True):
-            mine = progress.get(lesson.uuid, selectors.EMPTY)
+            mine = progress.get(lesson.uuid, EMPTY)
             row["progress"] = {
                 "solved": mine.solved,
                 # begun (a run, code, an answer) but not solved: the web's "Tried"
-                "tried": not mine.solved and mine.state(lesson) != selectors.NOT_STARTED,
+                "tried": not mine.solved and mine.state(lesson) != NOT_STARTED,
                 "revealed": mine.revealed,
                 "questions_right": mine.questions_right(lesson),
                 "questions": len(lesson.questions),

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from codeblanks.learning.answers import question_get
 from codeblanks.web.learner import store
 from codeblanks.web.learner.learners import learner_started
+from codeblanks.web.learner.progress import progress_get
 from codeblanks.web.pages import selectors
 from codeblanks.web.views.common import lesson_or_404, new_learner_limited
 
@@ -30,7 +31,7 @@ async def lesson_hint(request, lesson_id: str):
     learner = await sync_to_async(learner_started)(request)
     await store.tutor_for(learner).next_hint(lesson)
     if request.htmx:
-        progress = await sync_to_async(selectors.progress_get)(learner, lesson)
+        progress = await sync_to_async(progress_get)(learner, lesson)
         view = selectors.exercise_hints(lesson, progress)
         return await sync_to_async(render)(request, HINTS, {"hints": view})
     return redirect(reverse("lesson", args=[lesson.id]) + "#hints")
@@ -47,7 +48,7 @@ async def question_hint(request, lesson_id: str, question_id: str):
     learner = await sync_to_async(learner_started)(request)
     await store.tutor_for(learner).next_hint(lesson, question)
     if request.htmx:
-        progress = await sync_to_async(selectors.progress_get)(learner, lesson)
+        progress = await sync_to_async(progress_get)(learner, lesson)
         view = selectors.question_hints(lesson, question, progress)
         return await sync_to_async(render)(request, HINTS, {"hints": view})
     return redirect(reverse("lesson", args=[lesson.id]) + f"#hints-{question.id}")
