@@ -1,4 +1,4 @@
-"""Services on their own: saving, solving, revealing, and merging on claim."""
+"""The learner's store on its own: saving, solving, revealing, and merging on claim."""
 
 from datetime import timedelta
 
@@ -132,3 +132,17 @@ def test_the_room_is_the_stores_to_refuse_and_nothing_is_kept(settings):
     assert progress_get(ANON, LAST).code is None
     assert store.code_save(learner=ANON, lesson=LAST, code="y" * 40) is None
     assert progress_get(ANON, LAST).code == "y" * 40
+
+
+def test_a_run_keeps_what_the_item_analysis_reads_though_the_store_imports_no_teaching():
+    """The store calls ``store.attempt_notes`` and Django's start fills it with the teaching
+    app's ``attempt_fields``: a wrong run without a known mistake keeps its code and digest,
+    a platform failure keeps nothing of the program."""
+    store.attempt_record(
+        learner=ANON, lesson=FIRST, grade=Grade("incorrect", "", "", ""), code="print( 1 )  \n"
+    )
+    store.attempt_record(learner=ANON, lesson=FIRST, grade=Grade("busy", "", "", ""), code="x")
+    wrong, busy = Attempt.objects.order_by("id")
+    assert wrong.wrong_code == "print( 1 )" and len(wrong.code_digest) == 16
+    assert wrong.program  # the normalised program, for the lesson's corpus
+    assert (busy.wrong_code, busy.code_digest, busy.program) == ("", "", "")
