@@ -1,6 +1,6 @@
 """CPU per page (the target: a page costs at most ~3 ms): the lesson page and the home
 page through the ASGI application in-process, counted from /proc for this process, with the
-rendered-parts cache (web/pagecache.py) off and then on, in the same run.
+rendered-parts cache (web/pages/pagecache.py) off and then on, in the same run.
 
     .venv/bin/python benchmarks/pages.py [--n 200] [--repeat 1] [--lesson query-key-value]
         [--profile FILE]
@@ -52,7 +52,7 @@ async def main(args) -> int:
     from django.urls import reverse
 
     try:
-        from codeblanks.web import pagecache
+        from codeblanks.web.pages import pagecache
     except ImportError:  # a checkout from before the cache: the pages as they were
         pagecache = None
 

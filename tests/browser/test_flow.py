@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from codeblanks.content import catalog
 from codeblanks.content.pysource import blank_lines
-from codeblanks.web.selectors import lesson_neighbours
+from codeblanks.web.pages.selectors import lesson_neighbours
 
 from .conftest import DESKTOP, PHONE, WIDTHS, editor_text, overflow, set_code
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from codeblanks.content import catalog
-from codeblanks.web import reviews
+from codeblanks.web.learner import reviews
 from codeblanks.web.models import ReviewCard
 
 from .conftest import WIDTHS, axe_violations, overflow

@@ -23,8 +23,9 @@ from codeblanks.content import load_courses
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import get_sandbox
 from codeblanks.sandbox.result import Runner, RunRequest, RunResult
-from codeblanks.web import selectors, services, tokens
+from codeblanks.web.learner import store, tokens
 from codeblanks.web.models import LessonProgress
+from codeblanks.web.pages import selectors
 
 pytestmark = pytest.mark.django_db
 VALID = Path(__file__).parents[1] / "content" / "fixtures" / "valid"
@@ -82,7 +83,7 @@ class Web:
     """The lesson page, as a browser with htmx uses it (anonymous; CSRF enforced)."""
 
     def __init__(self, runners: Runners, monkeypatch) -> None:
-        monkeypatch.setattr(services, "get_sandbox", runners)
+        monkeypatch.setattr(store, "get_sandbox", runners)
         self.client = Client(HTTP_HOST=HOST, enforce_csrf_checks=True)
         page = self.client.get(f"/lessons/{SUM.id}/")
         assert page.status_code == 200
@@ -130,7 +131,7 @@ class Api:
     """The JSON API with a personal token (what ``codeblanks learn`` does against a server)."""
 
     def __init__(self, runners: Runners, monkeypatch) -> None:
-        monkeypatch.setattr(services, "get_sandbox", runners)
+        monkeypatch.setattr(store, "get_sandbox", runners)
         self.client = Client(HTTP_HOST=HOST)
         self.user = get_user_model().objects.create_user("ada", password="a-long-passphrase-1")
         _, token = tokens.token_create(user_id=self.user.pk, name="laptop")

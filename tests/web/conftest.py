@@ -22,7 +22,8 @@ from codeblanks.grading.verdicts import Verdict
 from codeblanks.learning import tutor
 from codeblanks.sandbox import RunResult
 from codeblanks.sandbox.result import RunRequest
-from codeblanks.web import selectors, services
+from codeblanks.web.learner import store
+from codeblanks.web.pages import selectors
 from codeblanks.web.views import health
 
 HOST = "localhost"
@@ -184,7 +185,7 @@ class FakeSandbox:
 @pytest.fixture
 def sandbox(monkeypatch):
     fake = FakeSandbox()
-    monkeypatch.setattr(services, "get_sandbox", lambda: fake)
+    monkeypatch.setattr(store, "get_sandbox", lambda: fake)
     monkeypatch.setattr(health, "get_sandbox", lambda: fake)
     return fake
 

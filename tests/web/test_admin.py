@@ -2,8 +2,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from codeblanks.grading import Grade
-from codeblanks.web import services
-from codeblanks.web.learners import Learner
+from codeblanks.web.learner import store
+from codeblanks.web.learner.learners import Learner
 
 from .conftest import FIRST
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def test_staff_see_users_attempts_and_progress_in_the_admin(client):
     admin = User.objects.create_superuser("root", password="pw-for-the-admin-42")
-    services.attempt_record(
+    store.attempt_record(
         learner=Learner(user_id=admin.pk),
         lesson=FIRST,
         grade=Grade("incorrect", "", "", ""),

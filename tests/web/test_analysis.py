@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from codeblanks.content import catalog
-from codeblanks.web import selectors
+from codeblanks.web.pages import selectors
 from codeblanks.web.teaching import classes
 from codeblanks.web.teaching.analysis import lesson_analysis
 from codeblanks.web.teaching.charts import bar_chart

@@ -17,7 +17,7 @@ from codeblanks.content import catalog
 from codeblanks.grading.grade import run_sync
 from codeblanks.grading.suggest import asuggest
 from codeblanks.sandbox import get_sandbox
-from codeblanks.web import selectors
+from codeblanks.web.pages import selectors
 from codeblanks.web.teaching import classes, clusters
 
 from .conftest import HOST

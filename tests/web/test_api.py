@@ -125,7 +125,7 @@ def test_no_csrf_token_needed(csrf_client, sandbox):
 
 
 def test_a_cache_outage_does_not_stop_runs(client, sandbox, monkeypatch):
-    from codeblanks.web import quotas
+    from codeblanks.web.learner import quotas
 
     async def down(key):
         raise ConnectionError("redis is down")

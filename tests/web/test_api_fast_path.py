@@ -13,9 +13,9 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
-from codeblanks.web import quotas
 from codeblanks.web.door import asgi
 from codeblanks.web.door.middleware import CSP
+from codeblanks.web.learner import quotas
 
 from .conftest import HOST
 from .test_run import _config
@@ -236,7 +236,7 @@ def test_with_a_token_the_request_signals_go_to_the_database_thread(sandbox, sig
 def test_a_client_that_leaves_cancels_its_run(monkeypatch, signal_threads):
     """The view races the client's disconnect, as in Django's own handler: a caller that goes
     away stops its run, and nothing is sent to it."""
-    from codeblanks.web import services
+    from codeblanks.web.learner import store
 
     started, cancelled = asyncio.Event(), []
 
@@ -249,7 +249,7 @@ def test_a_client_that_leaves_cancels_its_run(monkeypatch, signal_threads):
                 cancelled.append(request.codes)
                 raise
 
-    monkeypatch.setattr(services, "get_sandbox", Hanging)
+    monkeypatch.setattr(store, "get_sandbox", Hanging)
     scope = {
         "type": "http",
         "method": "POST",

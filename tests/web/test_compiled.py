@@ -1,5 +1,5 @@
-"""The learner's hot statements, compiled once (``codeblanks.web.compiled``): they read and write
-what the ORM would, on SQLite and on PostgreSQL, and a second call compiles nothing."""
+"""The learner's hot statements, compiled once (``codeblanks.web.learner.compiled``): they read
+and write what the ORM would, on SQLite and on PostgreSQL, and a second call compiles nothing."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -8,8 +8,9 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from codeblanks.grading import Grade
-from codeblanks.web import compiled, selectors, services
-from codeblanks.web.learners import Learner
+from codeblanks.web.learner import compiled, store
+from codeblanks.web.learner.learners import Learner
+from codeblanks.web.learner.progress import Answer, Progress, progress_map
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
 
 from .conftest import FIRST, LAST
@@ -22,10 +23,10 @@ def _orm_progress(learner: Learner) -> dict:
     out = {}
     for row in LessonProgress.objects.filter(**learner.owner):
         answers = {
-            a.question_id: selectors.Answer(a.answer, a.correct, a.tries)
+            a.question_id: Answer(a.answer, a.correct, a.tries)
             for a in QuestionAnswer.objects.filter(progress=row)
         }
-        out[row.lesson_uuid] = selectors.Progress(
+        out[row.lesson_uuid] = Progress(
             code=row.code if row.has_code else None,
             solved=row.solved_at is not None,
             revealed=row.revealed_at is not None,
@@ -45,10 +46,10 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
     else:
         learner = Learner(anon_key="c" * 32)
     other = Learner(anon_key="d" * 32)
-    assert selectors.progress_map(learner) == {}
-    services.code_save(learner=learner, lesson=FIRST, code="x = 'é'\n")
-    services.code_save(learner=other, lesson=FIRST, code="theirs")
-    services.code_save(learner=learner, lesson=FIRST, code="x = 2\n")  # the UPDATE, compiled
+    assert progress_map(learner) == {}
+    store.code_save(learner=learner, lesson=FIRST, code="x = 'é'\n")
+    store.code_save(learner=other, lesson=FIRST, code="theirs")
+    store.code_save(learner=learner, lesson=FIRST, code="x = 2\n")  # the UPDATE, compiled
     row = LessonProgress.objects.get(lesson_uuid=FIRST.uuid, **learner.owner)
     row.question_hints = {"q": 2}
     row.save()
@@ -57,15 +58,15 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
         answered_at=timezone.now(),
     )  # fmt: skip
     wrong = Grade("incorrect", "", "", "", mistake="softmax-axis-0")
-    assert services.attempt_record(learner=learner, lesson=FIRST, grade=wrong, code="a") is None
+    assert store.attempt_record(learner=learner, lesson=FIRST, grade=wrong, code="a") is None
     right = Grade("correct", "", "", "")
     assert (
-        services.attempt_record(learner=learner, lesson=FIRST, grade=right, code="b")
+        store.attempt_record(learner=learner, lesson=FIRST, grade=right, code="b")
         == "softmax-axis-0"
     )
-    services.attempt_record(learner=learner, lesson=LAST, grade=wrong, code="c")  # no row yet
+    store.attempt_record(learner=learner, lesson=LAST, grade=wrong, code="c")  # no row yet
 
-    got = selectors.progress_map(learner)
+    got = progress_map(learner)
     assert got == _orm_progress(learner)
     first = got[FIRST.uuid]
     assert (first.code, first.runs, first.solved, first.answers["q"].value) == (
@@ -73,7 +74,7 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
     )  # fmt: skip
     assert first.last_run is not None and first.last_run.tzinfo is not None
     assert got[LAST.uuid].runs == 1 and not got[LAST.uuid].solved
-    assert selectors.progress_map(other)[FIRST.uuid].code == "theirs"
+    assert progress_map(other)[FIRST.uuid].code == "theirs"
     row = LessonProgress.objects.get(lesson_uuid=FIRST.uuid, **learner.owner)
     assert row.last_mistake == "" and row.solved_at == row.last_run_at
     assert row.updated_at >= row.last_run_at
@@ -93,8 +94,8 @@ def test_an_insert_names_every_column_without_a_default():
 
 def test_a_second_call_compiles_nothing(monkeypatch):
     learner = Learner(anon_key="e" * 32)
-    services.code_save(learner=learner, lesson=FIRST, code="one")
-    selectors.progress_map(learner)
+    store.code_save(learner=learner, lesson=FIRST, code="one")
+    progress_map(learner)
     compiled_now = []
     as_sql = SQLCompiler.as_sql
 
@@ -104,6 +105,6 @@ def test_a_second_call_compiles_nothing(monkeypatch):
 
     monkeypatch.setattr(SQLCompiler, "as_sql", counting)
     with connection.cursor():  # the queries still reach the database
-        services.code_save(learner=learner, lesson=FIRST, code="two")
-        assert selectors.progress_map(learner)[FIRST.uuid].code == "two"
+        store.code_save(learner=learner, lesson=FIRST, code="two")
+        assert progress_map(learner)[FIRST.uuid].code == "two"
     assert compiled_now == []

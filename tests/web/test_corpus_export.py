@@ -14,8 +14,8 @@ from django.test import Client
 
 from codeblanks.content import catalog
 from codeblanks.content.corpus import programs_in
-from codeblanks.web import selectors
 from codeblanks.web.models import Attempt
+from codeblanks.web.pages import selectors
 from codeblanks.web.teaching.corpus_export import without_comments
 
 from .conftest import HOST

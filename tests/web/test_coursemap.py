@@ -1,5 +1,5 @@
 """The home page's course maps: states in three words, the next lesson, the capstone ahead, and
-every course on the page (web/coursemap.py, partials/course_map.html)."""
+every course on the page (web/pages/coursemap.py, partials/course_map.html)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from codeblanks.content.model import Course, level_slug
-from codeblanks.web.coursemap import NEW, SOLVED, TRIED, course_maps
-from codeblanks.web.selectors import LevelBlock, Progress, Resume, lesson_rows
+from codeblanks.web.learner.progress import Progress
+from codeblanks.web.pages.coursemap import NEW, SOLVED, TRIED, course_maps
+from codeblanks.web.pages.selectors import LevelBlock, Resume, lesson_rows
 
 from .conftest import COURSE, FIRST, LAST
 
@@ -98,7 +99,7 @@ def test_the_map_is_a_list_of_levels_with_every_course(language):
         assert word in html, word
 
 
-# ---- the rendered maps kept (web/pagecache.py) ------------------------------------------------
+# ---- the rendered maps kept (web/pages/pagecache.py) ------------------------------------------
 
 STOP = re.compile(
     r'<li class="map-stop state-(\w+)[^"]*" value="\d+">\s*<a href="/lessons/([\w-]+)/"'
@@ -111,7 +112,7 @@ def _states(page: bytes) -> dict[str, str]:
 
 @pytest.fixture
 def kept():
-    from codeblanks.web import pagecache
+    from codeblanks.web.pages import pagecache
 
     pagecache.clear()
     assert pagecache.enabled

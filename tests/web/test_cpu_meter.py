@@ -12,7 +12,7 @@ import pytest
 from django.core.cache import caches
 from django.test import override_settings
 
-from codeblanks.web import cpu_meter, quotas
+from codeblanks.web.learner import cpu_meter, quotas
 
 from .test_run import _config
 

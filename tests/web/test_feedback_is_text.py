@@ -7,7 +7,7 @@ import pytest
 
 from codeblanks.grading import Grade
 from codeblanks.learning import tutor
-from codeblanks.web.prose import feedback_text
+from codeblanks.web.pages.prose import feedback_text
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

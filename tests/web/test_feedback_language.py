@@ -11,7 +11,7 @@ from django.utils import translation
 
 from codeblanks.content.model import BlankQuestion
 from codeblanks.learning.answers import Given
-from codeblanks.web import services
+from codeblanks.web.learner import store
 
 from .conftest import FIRST
 
@@ -21,7 +21,7 @@ WRONG = "print('a')\n"
 def _grade(lesson, code: str, language: str):
     """The grade a tokenless caller gets, in ``language`` as Django would choose it."""
     with translation.override(language):
-        return async_to_sync(services.tutor_for(None).run)(lesson, code, "lang-test").grade
+        return async_to_sync(store.tutor_for(None).run)(lesson, code, "lang-test").grade
 
 
 def _api_grade(language: str):
@@ -56,7 +56,7 @@ def test_a_blank_answer_in_turkish():
 
     def answer(text: str, language: str):
         with translation.override(language):
-            return async_to_sync(services.tutor_for(None).answer)(
+            return async_to_sync(store.tutor_for(None).answer)(
                 lesson, question, Given(text), "lang-test"
             )
 

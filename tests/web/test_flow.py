@@ -5,9 +5,9 @@ lesson page, and where "continue where you left off" leads."""
 import pytest
 from django.utils.timezone import now
 
-from codeblanks.web import selectors
-from codeblanks.web.learners import Learner
+from codeblanks.web.learner.learners import Learner
 from codeblanks.web.models import LessonProgress, QuestionAnswer
+from codeblanks.web.pages import selectors
 
 from .conftest import FIRST, LAST
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from codeblanks.content import load_courses
-from codeblanks.web import selectors
+from codeblanks.web.pages import selectors
 
 pytestmark = pytest.mark.django_db
 FUNCTION = Path(__file__).parents[1] / "content" / "fixtures" / "function"

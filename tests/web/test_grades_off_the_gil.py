@@ -25,8 +25,8 @@ from codeblanks.content import catalog
 from codeblanks.grading.grade import agrade_runs, judge
 from codeblanks.grading.reading import read
 from codeblanks.sandbox import get_sandbox
-from codeblanks.web import selectors
 from codeblanks.web.door import asgi
+from codeblanks.web.pages import selectors
 
 from .test_api_fast_path import acall
 from .test_run import _config

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from codeblanks.content.heatmaps import HeatmapBlock, HeatmapBlockError, parse_block
 from codeblanks.grading.arrays import CAP, array_pairs
-from codeblanks.web.heatmap import (
+from codeblanks.web.pages.heatmap import (
     PUOR,
     VIRIDIS,
     block_picture,
@@ -22,7 +22,7 @@ from codeblanks.web.heatmap import (
     scale_for,
     show,
 )
-from codeblanks.web.prose import render_lesson_text
+from codeblanks.web.pages.prose import render_lesson_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from codeblanks.content import load_courses
-from codeblanks.web import selectors
 from codeblanks.web.models import LessonProgress
+from codeblanks.web.pages import selectors
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -64,7 +64,7 @@ def test_a_blank_answer_that_forges_a_huge_line_number_gets_a_verdict(client, mo
     """The issue's case, on the built-in lesson with the real grader and sandbox: the answer
     writes a traceback with a 5,000-digit line number and exits. Was a 500."""
     from codeblanks.content import catalog
-    from codeblanks.web import selectors
+    from codeblanks.web.pages import selectors
 
     monkeypatch.setattr(selectors, "current_catalog", catalog)
     answer = (

@@ -1,4 +1,4 @@
-"""The interface's language (codeblanks.web.languages): ?lang= beats the account's, which beats
+"""The interface's language (codeblanks.web.door.languages): ?lang= beats the account's, which beats
 the session's, which beats Accept-Language, which beats English; the switcher's form; the JSON
 API's language; and forms, e-mails, numbers and the grader's language following the request."""
 
@@ -15,7 +15,7 @@ from django.utils import translation
 
 from codeblanks import i18n
 from codeblanks.learning import tutor
-from codeblanks.web import languages
+from codeblanks.web.door import languages
 from codeblanks.web.models import Profile
 
 from .test_api_fast_path import call
@@ -415,8 +415,8 @@ def test_dates_on_the_progress_page_are_in_the_language(client):
     from django.utils import timezone
 
     from codeblanks.grading import Grade
-    from codeblanks.web import services
-    from codeblanks.web.learners import Learner
+    from codeblanks.web.learner import store
+    from codeblanks.web.learner.learners import Learner
     from codeblanks.web.models import LessonProgress
 
     from .conftest import FIRST
@@ -424,7 +424,7 @@ def test_dates_on_the_progress_page_are_in_the_language(client):
     u = user(language="tr")
     client.force_login(u)
     wrong = Grade("incorrect", "", "", "")
-    services.attempt_record(learner=Learner(user_id=u.pk), lesson=FIRST, grade=wrong, code="x")
+    store.attempt_record(learner=Learner(user_id=u.pk), lesson=FIRST, grade=wrong, code="x")
     three_hours_ago = timezone.now() - timedelta(hours=3)
     LessonProgress.objects.filter(user=u).update(last_run_at=three_hours_ago)
     text = client.get("/progress/").content.decode()

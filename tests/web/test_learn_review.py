@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from codeblanks.cli.main import main
 from codeblanks.content.public import option_order
-from codeblanks.web import reviews
+from codeblanks.web.learner import reviews
 
 from .conftest import CHOICE, FIRST
 from .test_learner_api import auth, make_token

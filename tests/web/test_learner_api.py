@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from codeblanks.content.public import meaning_order
-from codeblanks.web import selectors
 from codeblanks.web.models import LessonProgress, PersonalToken, QuestionAnswer
+from codeblanks.web.pages import selectors
 
 from .conftest import COURSE, FIRST, MATCH
 

@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from codeblanks.web import services
-from codeblanks.web.learners import Learner
+from codeblanks.web.learner import store
+from codeblanks.web.learner.learners import Learner
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
 
 from .conftest import FIRST, HOST, LAST
@@ -71,10 +71,10 @@ def test_one_learner_keeps_only_so_much_code(client, grader):
 def test_the_bound_counts_bytes_not_characters():
     """Turkish letters and symbols take 2–4 bytes each, counted as stored (UTF-8)."""
     learner = Learner(anon_key="u" * 32)
-    services.code_save(learner=learner, lesson=FIRST, code="ğ" * 30 + "🙂" * 5)  # 60 + 20 bytes
+    store.code_save(learner=learner, lesson=FIRST, code="ğ" * 30 + "🙂" * 5)  # 60 + 20 bytes
     with override_settings(CODEBLANKS=_config(learner_code_bytes=100)):
-        assert services._room_refusal(learner, LAST, "x" * 20) is None
-        refused = services._room_refusal(learner, LAST, "x" * 21)
+        assert store._room_refusal(learner, LAST, "x" * 20) is None
+        refused = store._room_refusal(learner, LAST, "x" * 21)
     assert refused is not None and "take 80 bytes and this one 21" in refused.message
 
 

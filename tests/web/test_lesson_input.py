@@ -9,8 +9,8 @@ import dataclasses
 
 import pytest
 
-from codeblanks.web import selectors
-from codeblanks.web.selectors import current_catalog as builtin_catalog
+from codeblanks.web.pages import selectors
+from codeblanks.web.pages.selectors import current_catalog as builtin_catalog
 
 from .conftest import COURSE, FIRST
 

@@ -9,8 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from codeblanks.web import selectors
 from codeblanks.web.models import LessonProgress, ReviewCard
+from codeblanks.web.pages import selectors
 
 from .conftest import COURSE, FIRST, FakeCatalog
 from .test_learner_api import auth, make_token

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from codeblanks.content import catalog
-from codeblanks.web import selectors
+from codeblanks.web.pages import selectors
 
 from .conftest import HOST
 

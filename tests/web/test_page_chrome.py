@@ -1,5 +1,5 @@
 """The site's chrome (base.html: the head, the nav, the footer) is rendered once per key with
-the rendered-parts cache on (web/pagecache.py), yet each page still marks its own place in the
+the rendered-parts cache on (web/pages/pagecache.py), yet each page still marks its own place in the
 nav, sends a guest's log-in back to this page, shows a learner's own name, and selects the
 page's language."""
 
@@ -10,7 +10,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
-from codeblanks.web import pagecache
+from codeblanks.web.pages import pagecache
 
 from .conftest import FIRST
 

@@ -1,4 +1,4 @@
-"""Parts of pages rendered once per lesson, content version and language (web/pagecache.py):
+"""Parts of pages rendered once per lesson, content version and language (web/pages/pagecache.py):
 an edited lesson file is rendered anew after the reload, each language has its own parts, a
 learner's answers show only on their own page, and every form keeps this request's CSRF token.
 With a copy of a real lesson folder (a content version comes from its files)."""
@@ -15,7 +15,7 @@ from django.utils import translation
 
 from codeblanks.content import load_courses
 from codeblanks.content.catalog import Catalog
-from codeblanks.web import pagecache, selectors
+from codeblanks.web.pages import pagecache, selectors
 from codeblanks.web.templatetags.pageparts import MARKER
 
 from .conftest import FIRST, HOST

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from codeblanks.web.learners import Learner
-from codeblanks.web.services import code_save
+from codeblanks.web.learner.learners import Learner
+from codeblanks.web.learner.store import code_save
 
 from .conftest import FIRST, LAST
 

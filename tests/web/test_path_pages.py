@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from codeblanks.web import selectors
+from codeblanks.web.pages import selectors
 
 from .conftest import COURSE, FIRST, LAST
 

@@ -1,6 +1,6 @@
 """Lesson Markdown on the server: highlighting, math left for KaTeX, no raw HTML."""
 
-from codeblanks.web.prose import render, render_inline, render_lesson_text
+from codeblanks.web.pages.prose import render, render_inline, render_lesson_text
 
 
 def test_code_is_highlighted_and_escaped():
@@ -38,6 +38,6 @@ def test_inline_has_no_paragraph():
 
 
 def test_a_piece_of_a_line_stays_on_its_line():
-    from codeblanks.web.prose import highlight_code
+    from codeblanks.web.pages.prose import highlight_code
 
     assert not highlight_code("G = X @ ", inline=True).endswith("\n")

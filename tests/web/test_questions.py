@@ -5,7 +5,7 @@ import re
 import pytest
 
 from codeblanks.content.public import meaning_order, option_order
-from codeblanks.web.learners import SESSION_KEY
+from codeblanks.web.learner.learners import SESSION_KEY
 from codeblanks.web.models import QuestionAnswer
 
 from .conftest import CHOICE, MATCH

@@ -53,7 +53,7 @@ def test_healthz_runs_a_real_program(client):
 def test_api_grade_of_a_wrong_longdouble_value_is_a_verdict(client, monkeypatch):
     """Security review S4: a checked value in float128 (an honest NumPy dtype) was a 500."""
     from codeblanks.content import catalog
-    from codeblanks.web import selectors
+    from codeblanks.web.pages import selectors
 
     qkv = catalog().lesson("query-key-value")
     monkeypatch.setattr(selectors, "current_catalog", lambda: QkvCatalog(qkv))

@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from codeblanks.web import selectors
 from codeblanks.web.models import Attempt
+from codeblanks.web.pages import selectors
 from codeblanks.web.teaching import scores
 
 from .conftest import COURSE, FIRST, LAST, FakeCatalog

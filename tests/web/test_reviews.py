@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from codeblanks.content.public import option_order
 from codeblanks.learning import review
-from codeblanks.web import reviews, tokens
+from codeblanks.web.learner import reviews, tokens
 from codeblanks.web.models import PersonalToken, QuestionAnswer, ReviewCard
 
 from .conftest import CHOICE, FIRST, HOST, MATCH

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from codeblanks.content import catalog
-from codeblanks.web import selectors
-from codeblanks.web.selectors import current_catalog as builtin_catalog
+from codeblanks.web.pages import selectors
+from codeblanks.web.pages.selectors import current_catalog as builtin_catalog
 
 from .test_api_fast_path import call
 

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from codeblanks.content import catalog
-from codeblanks.web import selectors
-from codeblanks.web.selectors import current_catalog as builtin_catalog
+from codeblanks.web.pages import selectors
+from codeblanks.web.pages.selectors import current_catalog as builtin_catalog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

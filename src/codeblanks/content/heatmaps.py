@@ -9,7 +9,7 @@ An optional first line ``title: ...``, then a Python literal: a list of rows of 
 each a list of numbers (``True``/``False`` too); infinities and NaN are written as the strings
 ``"inf"``, ``"-inf"`` and ``"nan"`` (a literal cannot hold them). Parsed here, in the content
 layer, so that ``codeblanks check`` reports a broken block (content.E112) with its file and line
-before the web app ever draws one (web/heatmap.py).
+before the web app ever draws one (web/pages/heatmap.py).
 """
 
 from __future__ import annotations

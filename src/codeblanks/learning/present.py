@@ -40,7 +40,7 @@ class RunView:
     case: str | None = None
     duration_ms: float = 0.0
     more: str = ""  # an anticipated mistake's explanation, behind its nudge (shown on request)
-    arrays: tuple[ArrayPair, ...] = ()  # wrong 2-D values: the web draws them (web/heatmap.py)
+    arrays: tuple[ArrayPair, ...] = ()  # wrong 2-D values: web/pages/heatmap.py draws them
     setup: str = ""  # the failing hidden case's code, behind the words (shown on request)
 
 

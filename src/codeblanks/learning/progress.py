@@ -4,7 +4,7 @@
                         database without holding the event loop
     JsonProgress(path)  the terminal's local mode: one JSON file of the learner's (atomic writes)
     NoProgress()        an API caller without a token: remembers nothing
-    DjangoProgress      the web's, over the ORM (``codeblanks.web.services``)
+    DjangoProgress      the web's, over the ORM (``codeblanks.web.learner.store``)
 
 A store keeps the counts monotonic itself (hints seen only grow; solved stays solved), so the
 tutor never reads before it writes."""

@@ -1,6 +1,6 @@
 """The review queue's schedule (issue 40): every question a learner has answered is a card that
 FSRS (the ``fsrs`` package, not a scheduler of our own) brings back just before it would be
-forgotten. The same rules for every door; a store keeps the cards (web: ``web/reviews.py``).
+forgotten. The same rules for every door; a store keeps the cards (web: ``web/learner/reviews.py``).
 
 A right answer is FSRS's "Good", a wrong one "Again"; there is no self-rating. One learning
 step of ten minutes: a card first answered wrong (or wrong at review) is due again the same day,

@@ -4,7 +4,7 @@ run. Lessons themselves are files (``codeblanks.content``); rows point at them b
 
 A learner is either a user or an anonymous visitor. Anonymous rows carry ``anon_key``, a random
 token kept in the visitor's session; signing up or logging in moves them onto the user
-(``services.learner_claim``). Every row has exactly one of the two owners.
+(``learner/claims.py``). Every row has exactly one of the two owners.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class LessonProgress(models.Model):
     hints_revealed = models.PositiveSmallIntegerField(default=0)  # the first N hints were shown
     # question id -> how many of that question's hints were shown (the same rule per question)
     question_hints = models.JSONField(default=dict, blank=True)
-    # Kept with each graded run (``services.attempt_record``), so that a page reads the lesson's
+    # Kept with each graded run (``store.attempt_record``), so that a page reads the lesson's
     # runs from this row instead of counting ``Attempt`` rows, and a repeated mistake is found
     # in the same transaction that records the run.
     runs = models.PositiveIntegerField(default=0)
@@ -138,7 +138,7 @@ class PersonalToken(models.Model):
 
 class Profile(models.Model):
     """What a user chose for themselves: the interface's language ('' until they choose one;
-    ``codeblanks.web.languages`` sets it from the switcher and ``?lang=``)."""
+    ``codeblanks.web.door.languages`` sets it from the switcher and ``?lang=``)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="profile"
@@ -151,8 +151,8 @@ class Profile(models.Model):
 
 class Draft(models.Model):
     """What a signed-in learner has typed in a lesson's editor and not run yet, kept so a
-    reload or another device finds it (``web/drafts.py``). Never graded: a Run saves the code on
-    ``LessonProgress`` as ever, and a draft older than that code is not shown. Anonymous
+    reload or another device finds it (``web/learner/drafts.py``). Never graded: a Run saves the
+    code on ``LessonProgress`` as ever, and a draft older than that code is not shown. Anonymous
     visitors keep their drafts in the browser only (docs/learners.md)."""
 
     user = models.ForeignKey(
@@ -173,7 +173,8 @@ class Draft(models.Model):
 
 class ReviewCard(models.Model):
     """One question a signed-in learner has answered, as a card of their review queue: its
-    FSRS state and when it is due (``learning/review.py`` schedules; ``web/reviews.py`` keeps).
+    FSRS state and when it is due (``learning/review.py`` schedules; ``web/learner/reviews.py``
+    keeps).
     Made from the learner's answers when the queue is read, so answers given anonymously and
     carried over on sign-up, or through the API, become cards too."""
 

@@ -41,7 +41,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "codeblanks.web.languages.languages",  # ?lang=, the account's, the session's, the browser's
+    # ?lang=, the account's, the session's, the browser's
+    "codeblanks.web.door.languages.languages",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -51,7 +52,7 @@ MIDDLEWARE = [
 # session, CSRF or login by design (docs/api.md), and every one of them runs on the event loop.
 # Adding to MIDDLEWARE? Decide whether the API needs it too.
 API_MIDDLEWARE = [
-    "codeblanks.web.languages.api_languages",  # ?lang= or Accept-Language; Content-Language
+    "codeblanks.web.door.languages.api_languages",  # ?lang= or Accept-Language; Content-Language
     "codeblanks.web.door.middleware.api_security",  # SecurityMiddleware, in the loop
     "codeblanks.web.door.middleware.security_headers",
     "codeblanks.web.door.middleware.body_refusal",

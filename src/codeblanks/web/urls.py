@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from codeblanks.web import converters  # noqa: F401  (the <row:...> converter)
+from codeblanks.web.pages import converters  # noqa: F401  (the <row:...> converter)
 from codeblanks.web.teaching import urls as teaching_urls
 from codeblanks.web.views import (
     accounts,

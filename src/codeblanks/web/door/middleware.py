@@ -67,7 +67,7 @@ def body_refusal(get_response):
     from django.utils import translation
 
     from codeblanks import i18n
-    from codeblanks.web import languages
+    from codeblanks.web.door import languages
     from codeblanks.web.door.bodies import SCOPE_KEY
     from codeblanks.web.views.pages import body_refused as refused_page
 

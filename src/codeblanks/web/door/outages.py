@@ -75,7 +75,7 @@ def unavailable(request):
     """The 503 for a request the database failed. Renders nothing that reads the session; in
     the request's language (``languages.py`` chose it before the database failed)."""
     from codeblanks import i18n
-    from codeblanks.web import languages
+    from codeblanks.web.door import languages
 
     code = getattr(request, "LANGUAGE_CODE", None) or languages.from_header(request) or i18n.DEFAULT
     with translation.override(code):

@@ -11,12 +11,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from codeblanks.web import tokens
+from codeblanks.web.door.addresses import client_address
+from codeblanks.web.learner import tokens
 from codeblanks.web.teaching import classes, deadlines, exports, work
 from codeblanks.web.teaching import regrade as regrade_module
 from codeblanks.web.teaching.roster import roster, roster_json
 from codeblanks.web.views.api import error, json_body, method_refusal, refusal_error, refused
-from codeblanks.web.views.common import absolute_url, client_address
+from codeblanks.web.views.common import absolute_url
 
 
 def _user(request):

@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from codeblanks.content.model import Lesson
-from codeblanks.web import quotas, selectors
+from codeblanks.web.learner import quotas
+from codeblanks.web.pages import selectors
 from codeblanks.web.teaching import deadlines
 from codeblanks.web.teaching.models import TEACH, ClassLesson, Classroom, Extension, Membership
 

@@ -38,8 +38,8 @@ from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
 from codeblanks.content.model import Lesson
-from codeblanks.web import selectors
 from codeblanks.web.account_forms import LTI_PREFIX, LTI_SESSION
+from codeblanks.web.pages import selectors
 from codeblanks.web.teaching import classes, lti_deep_link, lti_names, scores
 from codeblanks.web.teaching.lti_hosts import (  # noqa: F401  (RefusedHost: raised for callers)
     RefusedHost,

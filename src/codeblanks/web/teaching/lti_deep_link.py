@@ -21,8 +21,8 @@ from pylti1p3.deep_link import DeepLink
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.lineitem import LineItem
 
-from codeblanks.web import selectors
 from codeblanks.web.door.middleware import CSP
+from codeblanks.web.pages import selectors
 from codeblanks.web.teaching import classes, scores
 from codeblanks.web.views.common import absolute_url
 

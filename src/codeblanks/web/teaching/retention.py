@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fsrs import State
 
 from codeblanks.content.model import Lesson
-from codeblanks.web import reviews
+from codeblanks.web.learner import reviews
 from codeblanks.web.models import ReviewCard
 
 

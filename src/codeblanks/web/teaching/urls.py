@@ -1,6 +1,6 @@
 from django.urls import path
 
-from codeblanks.web import converters  # noqa: F401  (the <row:...> converter)
+from codeblanks.web.pages import converters  # noqa: F401  (the <row:...> converter)
 from codeblanks.web.teaching import api, lti, lti_deep_link, views
 
 urlpatterns = [

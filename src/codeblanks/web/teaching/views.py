@@ -17,14 +17,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from codeblanks.web import quotas, selectors
+from codeblanks.web.door.addresses import client_address
+from codeblanks.web.learner import quotas
+from codeblanks.web.pages import selectors
 from codeblanks.web.teaching import analysis, classes, clusters, deadlines, lti_names, scores, work
 from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.models import LtiGrade
 from codeblanks.web.teaching.regrade import regrade
 from codeblanks.web.teaching.roster import roster
-from codeblanks.web.views.common import absolute_url, client_address
+from codeblanks.web.views.common import absolute_url
 
 
 def _list(request, *, code_error: str = "", status: int = 200, **extra):

@@ -1,6 +1,6 @@
 from django import template
 
-from codeblanks.web import heatmap, prose
+from codeblanks.web.pages import heatmap, prose
 
 register = template.Library()
 

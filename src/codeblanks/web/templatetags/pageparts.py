@@ -1,5 +1,5 @@
 """``{% part "name" shown… %}…{% endpart %}``: the enclosed template rendered once per key
-(web/pagecache.py: the name, the language and what it shows) and kept in this process. The
+(web/pages/pagecache.py: the name, the language and what it shows) and kept in this process. The
 request's CSRF token is never kept: the part is rendered with a marker in its place, and the
 marker is replaced with this request's token each time."""
 
@@ -11,7 +11,7 @@ from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.safestring import mark_safe
 
-from codeblanks.web import pagecache
+from codeblanks.web.pages import pagecache
 
 register = template.Library()
 

@@ -1,6 +1,6 @@
 """Sign up, log in, log out, the account page (e-mail, change password, delete the account), and
 password reset by e-mail (Django's own views). Whatever an anonymous visitor did before is moved
-onto the account (``services.learner_claim``) the moment they sign up or log in."""
+onto the account (``claims.learner_claim``) the moment they sign up or log in."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from codeblanks.web import quotas, services
 from codeblanks.web.account_forms import (
     LTI_SESSION,
     DeleteAccountForm,
@@ -30,8 +29,9 @@ from codeblanks.web.account_forms import (
     SetPasswordForm,
     SignupForm,
 )
-from codeblanks.web.learners import SESSION_KEY, anon_key_from_session
-from codeblanks.web.views.common import client_address
+from codeblanks.web.door.addresses import client_address
+from codeblanks.web.learner import claims, quotas
+from codeblanks.web.learner.learners import SESSION_KEY, anon_key_from_session
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -90,7 +90,7 @@ def _login_and_claim(request, user) -> None:
     anon_key = anon_key_from_session(request)
     # a user just signed up was not authenticated by a backend: name the one that knows them
     login(request, user, backend=getattr(user, "backend", None) or MODEL_BACKEND)
-    services.learner_claim(user_id=user.pk, anon_key=anon_key)
+    claims.learner_claim(user_id=user.pk, anon_key=anon_key)
     request.session.pop(SESSION_KEY, None)
 
 

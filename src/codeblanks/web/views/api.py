@@ -18,8 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.content.public import reading_next
-from codeblanks.web import quotas, selectors, services, tokens
-from codeblanks.web.views.common import absolute_url, client_address
+from codeblanks.web.door.addresses import client_address
+from codeblanks.web.learner import quotas, store, tokens
+from codeblanks.web.learner.progress import EMPTY, NOT_STARTED, progress_map
+from codeblanks.web.pages import selectors
+from codeblanks.web.views.common import absolute_url
 
 
 def error(status: int, code: str, message: str, headers: dict | None = None) -> JsonResponse:
@@ -122,13 +125,13 @@ def lessons(request):
         who = tokens.bearer_learner(header)
         if who.refusal:
             return refused(who)
-        progress = selectors.progress_map(who.learner)
+        progress = progress_map(who.learner)
         for row, lesson in zip(rows, served, strict=True):
-            mine = progress.get(lesson.uuid, selectors.EMPTY)
+            mine = progress.get(lesson.uuid, EMPTY)
             row["progress"] = {
                 "solved": mine.solved,
                 # begun (a run, code, an answer) but not solved: the web's "Tried"
-                "tried": not mine.solved and mine.state(lesson) != selectors.NOT_STARTED,
+                "tried": not mine.solved and mine.state(lesson) != NOT_STARTED,
                 "revealed": mine.revealed,
                 "questions_right": mine.questions_right(lesson),
                 "questions": len(lesson.questions),
@@ -149,7 +152,7 @@ async def run(request):
     code = code_of(request)
     if isinstance(code, JsonResponse):
         return code
-    return _answer(await services.api_run(code=code, client=client_address(request)))
+    return _answer(await store.api_run(code=code, client=client_address(request)))
 
 
 @csrf_exempt
@@ -169,8 +172,8 @@ async def grade(request, lesson_id: str):
     client = client_address(request)
     # With a token, exactly what the lesson page's Run does: saved code, an attempt, progress;
     # without one, the same grade kept nowhere.
-    quota = services.run_quota(client)
-    ran = await services.tutor_for(who.learner).run(lesson, code, client, quota)
+    quota = store.run_quota(client)
+    ran = await store.tutor_for(who.learner).run(lesson, code, client, quota)
     if ran.refusal:
         return refusal_error(ran.refusal)
     assert ran.grade is not None  # a run the tutor did not refuse is graded

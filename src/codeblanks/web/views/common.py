@@ -9,8 +9,9 @@ from django.conf import settings
 from django.http import Http404, HttpRequest
 
 from codeblanks.content.model import Lesson
-from codeblanks.web import selectors
-from codeblanks.web.learners import TooManyLearners
+from codeblanks.web.learner.learners import TooManyLearners
+from codeblanks.web.pages import selectors
+from codeblanks.web.views.pages import too_many_learners
 
 
 def lesson_or_404(lesson_id: str) -> Lesson:
@@ -28,17 +29,9 @@ def absolute_url(request: HttpRequest, path: str) -> str:
     return site + path if site else request.build_absolute_uri(path)
 
 
-def client_address(request: HttpRequest) -> str:
-    """The client's IP address, as the server saw it (behind a trusted proxy, uvicorn already
-    put the forwarded address here; see CODEBLANKS_FORWARDED_ALLOW_IPS)."""
-    return request.META.get("REMOTE_ADDR") or "unknown"
-
-
 def new_learner_limited(view):
     """For a view that may start an anonymous learner (``learner_started``):
     ``TooManyLearners`` becomes the 429 page (or htmx partial) in words."""
-    from codeblanks.web.views.pages import too_many_learners
-
     if iscoroutinefunction(view):
 
         @functools.wraps(view)

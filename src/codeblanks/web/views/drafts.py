@@ -1,5 +1,5 @@
-"""Where a learner's draft is kept (``web/drafts.py``): the lesson page's script sends it with
-the session and its CSRF token; the API with a personal token. Both answer JSON, every refusal
+"""Where a learner's draft is kept (``web/learner/drafts.py``): the lesson page's script sends it
+with the session and its CSRF token; the API with a personal token. Both answer JSON, every refusal
 a 4xx in words."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from codeblanks.web import drafts, quotas, selectors
-from codeblanks.web.learners import learner_from_request
+from codeblanks.web.learner import drafts, quotas
+from codeblanks.web.learner.learners import learner_from_request
+from codeblanks.web.pages import selectors
 from codeblanks.web.views.api import code_of, error, refusal_error
 from codeblanks.web.views.learner_api import learner_endpoint, no_lesson
 

@@ -14,8 +14,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from codeblanks.learning.answers import question_get
-from codeblanks.web import selectors, services
-from codeblanks.web.learners import learner_started
+from codeblanks.web.learner import store
+from codeblanks.web.learner.learners import learner_started
+from codeblanks.web.learner.progress import progress_get
+from codeblanks.web.pages import selectors
 from codeblanks.web.views.common import lesson_or_404, new_learner_limited
 
 HINTS = "codeblanks/partials/hints.html"
@@ -27,9 +29,9 @@ async def lesson_hint(request, lesson_id: str):
     """Reveal the next hint of the exercise (the count only grows; past the last, nothing)."""
     lesson = lesson_or_404(lesson_id)
     learner = await sync_to_async(learner_started)(request)
-    await services.tutor_for(learner).next_hint(lesson)
+    await store.tutor_for(learner).next_hint(lesson)
     if request.htmx:
-        progress = await sync_to_async(selectors.progress_get)(learner, lesson)
+        progress = await sync_to_async(progress_get)(learner, lesson)
         view = selectors.exercise_hints(lesson, progress)
         return await sync_to_async(render)(request, HINTS, {"hints": view})
     return redirect(reverse("lesson", args=[lesson.id]) + "#hints")
@@ -44,9 +46,9 @@ async def question_hint(request, lesson_id: str, question_id: str):
     if question is None:
         raise Http404(f"No question {question_id!r} in this lesson.")
     learner = await sync_to_async(learner_started)(request)
-    await services.tutor_for(learner).next_hint(lesson, question)
+    await store.tutor_for(learner).next_hint(lesson, question)
     if request.htmx:
-        progress = await sync_to_async(selectors.progress_get)(learner, lesson)
+        progress = await sync_to_async(progress_get)(learner, lesson)
         view = selectors.question_hints(lesson, question, progress)
         return await sync_to_async(render)(request, HINTS, {"hints": view})
     return redirect(reverse("lesson", args=[lesson.id]) + f"#hints-{question.id}")

@@ -1,6 +1,6 @@
 """The language switcher's form (base.html, on every page): POST a language, come back to the
 same page in it. It works without JavaScript; the choice is kept in the session and, when
-logged in, on the account (``codeblanks.web.languages``)."""
+logged in, on the account (``codeblanks.web.door.languages``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from codeblanks import i18n
-from codeblanks.web import languages
+from codeblanks.web.door import languages
 
 
 def _back(request) -> str:

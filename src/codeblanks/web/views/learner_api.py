@@ -15,7 +15,9 @@ from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.content.public import lesson_public
 from codeblanks.learning.answers import Given, question_get
-from codeblanks.web import drafts, selectors, services
+from codeblanks.web.door.addresses import client_address
+from codeblanks.web.learner import drafts, store
+from codeblanks.web.pages import selectors
 from codeblanks.web.views.api import (
     bearer,
     error,
@@ -24,7 +26,6 @@ from codeblanks.web.views.api import (
     refusal_error,
     refused,
 )
-from codeblanks.web.views.common import client_address
 
 MAX_HINT_NUMBER = 9999  # a number, not 5,000 digits
 
@@ -98,21 +99,21 @@ async def hint(request, found, who):
     if type(number) is not int or not 1 <= number <= MAX_HINT_NUMBER:
         message = _('"number" must be a whole number from 1 (the first hint).')
         return error(400, "bad-number", message)
-    shown = await services.tutor_for(who.learner).hint(found, number)
+    shown = await store.tutor_for(who.learner).hint(found, number)
     return JsonResponse(shown.to_json())
 
 
 @learner_endpoint("POST")
 async def solution(request, found, who):
-    filename, text = await services.tutor_for(who.learner).reveal_solution(found)
+    filename, text = await store.tutor_for(who.learner).reveal_solution(found)
     return JsonResponse({"filename": filename, "solution": text})
 
 
 @learner_endpoint("GET")
 async def review(request, found, who):
     if who.learner is not None:  # answers given after this earn no points (teaching/scores.py)
-        await sync_to_async(services.review_record)(learner=who.learner, lesson=found)
-    return JsonResponse({"questions": services.tutor_for(who.learner).review(found)})
+        await sync_to_async(store.review_record)(learner=who.learner, lesson=found)
+    return JsonResponse({"questions": store.tutor_for(who.learner).review(found)})
 
 
 @learner_endpoint("POST")
@@ -130,8 +131,8 @@ async def answer(request, found, who, question_id: str):
         return data
     given = Given(data.get("answer") if isinstance(data, dict) else None)
     client = client_address(request)
-    outcome = await services.tutor_for(who.learner).answer(
-        found, question, given, client, services.answer_quota(client)
+    outcome = await store.tutor_for(who.learner).answer(
+        found, question, given, client, store.answer_quota(client)
     )
     if outcome.bad:
         return error(400, "bad-answer", outcome.bad)

@@ -13,10 +13,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from codeblanks.learning.answers import Form, question_get
-from codeblanks.web import drafts, quotas, selectors, services
-from codeblanks.web.learners import learner_from_request, learner_started
-from codeblanks.web.questions import question_view
-from codeblanks.web.views.common import client_address, lesson_or_404, new_learner_limited
+from codeblanks.web.door.addresses import client_address
+from codeblanks.web.learner import drafts, quotas, store
+from codeblanks.web.learner.learners import learner_from_request, learner_started
+from codeblanks.web.pages import selectors
+from codeblanks.web.pages.questions import question_view
+from codeblanks.web.views.common import lesson_or_404, new_learner_limited
 
 LESSON = "codeblanks/lesson.html"
 # htmx answers: the part that was asked for, plus the lesson's flow (what is left, the next
@@ -43,7 +45,7 @@ def lesson_page(request, lesson_id: str):
     # judged right whichever order it was read in.
     lesson = lesson_or_404(lesson_id)
     context = _page(request, lesson)
-    # A draft newer than the last run's code is what the editor starts with (web/drafts.py).
+    # A draft newer than the last run's code is what the editor starts with (web/learner/drafts.py).
     context["shown"] = shown = drafts.shown(learner_from_request(request), lesson)
     if shown.draft:
         context["code"] = shown.code
@@ -55,7 +57,7 @@ def lesson_review(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
     if (learner := learner_from_request(request)) is not None:
         # Answers given after this earn no points (teaching/scores.py): record it, GET or not.
-        services.review_record(learner=learner, lesson=lesson)
+        store.review_record(learner=learner, lesson=lesson)
     return render(request, REVIEW, _page(request, lesson))
 
 
@@ -70,8 +72,8 @@ async def lesson_run(request, lesson_id: str):
     code = code.replace("\r\n", "\n")
     learner = await sync_to_async(learner_started)(request)
     client = client_address(request)
-    quota = services.run_quota(client)
-    outcome = await services.tutor_for(learner).run(lesson, code, client, quota)
+    quota = store.run_quota(client)
+    outcome = await store.tutor_for(learner).run(lesson, code, client, quota)
     context: dict[str, object] = {
         "run": outcome.view,
         "refusal": outcome.refusal,
@@ -98,7 +100,7 @@ async def lesson_run(request, lesson_id: str):
 @new_learner_limited
 def lesson_reset(request, lesson_id: str):
     lesson = lesson_or_404(lesson_id)
-    services.code_reset(learner=learner_started(request), lesson=lesson)
+    store.code_reset(learner=learner_started(request), lesson=lesson)
     if request.htmx:
         # Saved now: a draft kept in the browser before the reset is older, and dropped.
         shown = drafts.Shown(lesson.exercise.starter, False, timezone.now())
@@ -114,7 +116,7 @@ async def lesson_solution(request, lesson_id: str):
     if request.method != "POST":
         return await sync_to_async(render)(request, CONFIRM, {"lesson": lesson})
     learner = await sync_to_async(learner_started)(request)
-    await services.tutor_for(learner).reveal_solution(lesson)
+    await store.tutor_for(learner).reveal_solution(lesson)
     if request.htmx:
         return await sync_to_async(render)(request, SOLUTION, {"lesson": lesson})
     return redirect(reverse("lesson", args=[lesson.id]) + "#solution")
@@ -133,8 +135,8 @@ async def question_answer(request, lesson_id: str, question_id: str):
     learner = await sync_to_async(learner_started)(request)
     seed = learner.seed
     client = client_address(request)
-    outcome = await services.tutor_for(learner).answer(
-        lesson, question, Form(request.POST), client, services.answer_quota(client)
+    outcome = await store.tutor_for(learner).answer(
+        lesson, question, Form(request.POST), client, store.answer_quota(client)
     )
     if outcome.bad:
         view = question_view(question, number, seed=seed, message=outcome.bad, error=True)

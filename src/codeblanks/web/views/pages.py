@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.http import require_safe
 
-from codeblanks.web import reviews, selectors, tokens
-from codeblanks.web.coursemap import course_maps
-from codeblanks.web.learners import learner_from_request
+from codeblanks.web.learner import reviews, tokens
+from codeblanks.web.learner.learners import learner_from_request
+from codeblanks.web.pages import selectors
+from codeblanks.web.pages.coursemap import course_maps
 from codeblanks.web.views import tokens as token_views
 
 # The courses the home page lists first, before the catalogue's order: the one for people who
@@ -35,7 +36,7 @@ def home(request):
         "resume": resume,
         "maps": _home_order(course_maps(overview, resume), resume is not None),
     }
-    if request.user.is_authenticated:  # the review queue's count (web/reviews.py)
+    if request.user.is_authenticated:  # the review queue's count (web/learner/reviews.py)
         context["reviews_due"] = len(reviews.due_today(request.user.pk))
     return render(request, "codeblanks/home.html", context)
 

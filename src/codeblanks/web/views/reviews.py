@@ -1,5 +1,5 @@
-"""The review queue (``web/reviews.py``): the page that asks the cards due today one at a time,
-and its API (``GET /api/review``, ``POST /api/review/<card id>``). Each door parses, makes one
+"""The review queue (``web/learner/reviews.py``): the page that asks the cards due today one at a
+time, and its API (``GET /api/review``, ``POST /api/review/<card id>``). Each door parses, makes one
 ``Tutor.answer`` call (``keep=False``: a review never changes the lesson's answer) and one
 card update, and renders."""
 
@@ -14,9 +14,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from codeblanks.content.public import question_public
 from codeblanks.learning.answers import Form, Given
-from codeblanks.web import reviews, services
-from codeblanks.web.learners import Learner
-from codeblanks.web.questions import question_view
+from codeblanks.web.door.addresses import client_address
+from codeblanks.web.learner import reviews, store
+from codeblanks.web.learner.learners import Learner
+from codeblanks.web.pages.questions import question_view
 from codeblanks.web.views.api import (
     bearer,
     error,
@@ -25,7 +26,6 @@ from codeblanks.web.views.api import (
     refusal_error,
     refused,
 )
-from codeblanks.web.views.common import client_address
 
 PAGE = "codeblanks/review_queue.html"
 CARD = "codeblanks/partials/review_card.html"
@@ -63,8 +63,8 @@ async def review_answer(request, card_id: int):
         raise Http404("No such card.")
     learner = Learner(user_id=user.pk)
     client = client_address(request)
-    outcome = await services.tutor_for(learner).answer(
-        card.lesson, card.question, Form(request.POST), client, services.answer_quota(client),
+    outcome = await store.tutor_for(learner).answer(
+        card.lesson, card.question, Form(request.POST), client, store.answer_quota(client),
         keep=False,
     )  # fmt: skip
     seed, status, context = learner.seed, 200, {"card": card, "review": True}
@@ -141,8 +141,8 @@ async def api_answer(request, card_id: str):
         return data
     given = Given(data.get("answer") if isinstance(data, dict) else None)
     client = client_address(request)
-    outcome = await services.tutor_for(who.learner).answer(
-        card.lesson, card.question, given, client, services.answer_quota(client), keep=False
+    outcome = await store.tutor_for(who.learner).answer(
+        card.lesson, card.question, given, client, store.answer_quota(client), keep=False
     )
     if outcome.bad:
         return error(400, "bad-answer", outcome.bad)

@@ -1,5 +1,5 @@
 """The progress page's personal tokens: make one (shown once), revoke one. Only a signed-in
-learner has tokens; each acts on that learner's own progress (``codeblanks.web.tokens``)."""
+learner has tokens; each acts on that learner's own progress (``codeblanks.web.learner.tokens``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from codeblanks.web import selectors, tokens
-from codeblanks.web.learners import learner_from_request
+from codeblanks.web.learner import tokens
+from codeblanks.web.learner.learners import learner_from_request
+from codeblanks.web.pages import selectors
 
 FORM_KEY = "token-form-once"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from codeblanks.web import services
+from codeblanks.web.learner import expiry
 
 
 class Command(BaseCommand):
@@ -15,9 +15,9 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        ages = services.expiry_ages()
+        ages = expiry.expiry_ages()
         total, batch = 0, 1000
-        while (gone := services.learners_expire(**ages, batch=batch)) > 0:
+        while (gone := expiry.learners_expire(**ages, batch=batch)) > 0:
             total += gone
             if gone < batch:
                 break

@@ -1,4 +1,4 @@
-// Drafts (web/drafts.py): what the learner types in a lesson's editor is never lost.
+// Drafts (web/learner/drafts.py): what the learner types in a lesson's editor is never lost.
 //   Every change is written to localStorage at once; for a signed-in learner it is also sent to
 //   the server (PUT <data-draft-url>, with the page's CSRF token) 1.5 s after the typing stops,
 //   at most 5 s after the first unsent change, and at once when the page is hidden or left.

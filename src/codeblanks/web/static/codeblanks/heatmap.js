@@ -1,4 +1,4 @@
-/* Heatmaps (web/heatmap.py): the value of the cell under the pointer, or of the cell chosen with
+/* Heatmaps (web/pages/heatmap.py): the value of the cell under the pointer, or of the cell chosen with
    the arrow keys while the figure has focus, in the figure's readout. One listener per event on
    the document, so pictures swapped in by htmx work too. */
 (function () {

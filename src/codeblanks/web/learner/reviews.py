@@ -16,8 +16,8 @@ from django.utils import timezone
 from codeblanks.content.model import Lesson, Question
 from codeblanks.learning import review
 from codeblanks.learning.linecards import LINE_ID, card_question, line_card
-from codeblanks.web import selectors
 from codeblanks.web.models import LessonProgress, QuestionAnswer, ReviewCard
+from codeblanks.web.pages import selectors
 
 
 def clock() -> datetime:

@@ -104,9 +104,9 @@ def vary(value, keep: list) -> Hashable:
     """The key of one thing a part shows (the lessons it names are added to ``keep``). Only
     kinds this module knows: anything else is an error, never a key that might leave out what
     makes two renderings differ."""
-    from codeblanks.web.coursemap import CourseMap
-    from codeblanks.web.questions import QuestionView
-    from codeblanks.web.selectors import CourseProgress, HintsView, LevelBlock
+    from codeblanks.web.pages.coursemap import CourseMap
+    from codeblanks.web.pages.questions import QuestionView
+    from codeblanks.web.pages.selectors import CourseProgress, HintsView, LevelBlock
 
     if value is None or type(value) in _PLAIN:  # most of what a key holds: no checks below
         return value
@@ -129,7 +129,7 @@ def vary(value, keep: list) -> Hashable:
     if isinstance(value, str | int | bool) or value is None:
         return value
     kind = type(value).__name__ if not is_dataclass(value) else f"dataclass {type(value).__name__}"
-    raise TypeError(f"pagecache.vary: no key for a {kind}; add one in web/pagecache.py")
+    raise TypeError(f"pagecache.vary: no key for a {kind}; add one in web/pages/pagecache.py")
 
 
 def part(name: str, shown: tuple, render: Callable[[], str]) -> str:

@@ -20,8 +20,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from codeblanks.content.model import Lesson
-from codeblanks.web import quotas
-from codeblanks.web.learners import Learner
+from codeblanks.web.learner import quotas
+from codeblanks.web.learner.learners import Learner
 from codeblanks.web.models import Draft, LessonProgress
 
 

@@ -1,5 +1,6 @@
 """Who is learning: a signed-in user, or an anonymous visitor known by a random key kept in
-their session. Views turn a request into a ``Learner`` here; services and selectors take one."""
+their session. Views turn a request into a ``Learner`` here; the store and the selectors take
+one."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import HttpRequest
 
-from codeblanks.web import compiled, quotas
+from codeblanks.web.door.addresses import client_address
+from codeblanks.web.learner import compiled, expiry, quotas
 
 SESSION_KEY = "codeblanks_learner"
 NEW_LEARNER_WINDOW_S = 3600
@@ -33,7 +35,7 @@ class Learner:
 
     @property
     def owner_slots(self) -> tuple[str, dict[str, object]]:
-        """``owner`` for a compiled statement (``web/compiled.py``): the filter's shape (by
+        """``owner`` for a compiled statement (``web/learner/compiled.py``): the filter's shape (by
         account or by anonymous key; ``owner_filter`` builds it) and the values of its slots."""
         if self.user_id is not None:
             return "user", {"user": self.user_id}
@@ -90,17 +92,13 @@ def learner_started(request: HttpRequest) -> Learner:
 def _count_new_learner(request: HttpRequest) -> None:
     """Count the address's new learner (``TooManyLearners`` past its share), and now and then
     clear out the anonymous learners who will not come back."""
-    from codeblanks.web.views.common import client_address  # views import this module
-
     limit = settings.CODEBLANKS.new_learners_per_hour
     if limit > 0:
         where = client_address(request)
         count = quotas.window_count(f"learners:{where}", NEW_LEARNER_WINDOW_S)
         if count is not None and count > limit:
             raise TooManyLearners()
-    from codeblanks.web import services  # services use this module
-
-    services.learners_expire_sometimes()
+    expiry.learners_expire_sometimes()
 
 
 def anon_key_from_session(request: HttpRequest) -> str:

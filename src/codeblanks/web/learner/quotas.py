@@ -25,9 +25,9 @@ from django.utils.translation import gettext as _
 
 from codeblanks.learning.tutor import Refused
 from codeblanks.sandbox.service import cpu_tally
-from codeblanks.web import cpu_meter
 from codeblanks.web.door.outages import cache_gap
-from codeblanks.web.texts import unkeepable
+from codeblanks.web.learner import cpu_meter
+from codeblanks.web.learner.texts import unkeepable
 
 log = logging.getLogger("codeblanks.web")
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 
 from codeblanks.content.model import Course, Lesson
-from codeblanks.web.selectors import NOT_STARTED, LessonRow, LevelBlock, Resume
+from codeblanks.web.learner.progress import NOT_STARTED
+from codeblanks.web.pages.selectors import LessonRow, LevelBlock, Resume
 
 NEW, TRIED, SOLVED = "new", "tried", "solved"
 WORDS = {NEW: _("Not started"), TRIED: _("Tried"), SOLVED: _("Solved")}

@@ -27,7 +27,7 @@ from pygments.util import ClassNotFound
 
 from codeblanks.content.heatmaps import LANGUAGE as HEATMAP
 from codeblanks.content.heatmaps import HeatmapBlockError, parse_block
-from codeblanks.web.heatmap import heatmap_figure
+from codeblanks.web.pages.heatmap import heatmap_figure
 
 _FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -66,7 +66,7 @@ def _table_close(self, tokens, idx, options, env) -> str:
 
 
 def _fence_or_heatmap(self, tokens, idx, options, env) -> str:
-    """A ```heatmap block as its picture (web/heatmap.py); any other fence as code. A broken
+    """A ```heatmap block as its picture (web/pages/heatmap.py); any other fence as code. A broken
     block is `codeblanks check`'s content.E112; here it stays code."""
     token = tokens[idx]
     if token.info.split()[:1] == [HEATMAP]:

@@ -1,21 +1,20 @@
-"""Writes: saving code, recording attempts, answers and reveals, and moving an anonymous
-visitor's progress onto their account (keyword-only, named ``<thing>_<verb>``); ``DjangoProgress``,
-the ``learning.Progress`` store over them; ``tutor_for``, the learning core a view calls; and the
-web's quotas as the tutor's hooks. Running, judging and wording live in ``codeblanks.learning``.
+"""Writes: saving code, recording attempts, answers and reveals (keyword-only, named
+``<thing>_<verb>``); ``DjangoProgress``, the ``learning.Progress`` store over them; ``tutor_for``,
+the learning core a view calls; and the web's quotas as the tutor's hooks. Running, judging and
+wording live in ``codeblanks.learning``; moving a visitor's work onto their account in
+``claims``, forgetting idle visitors in ``expiry``.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Func, IntegerField, Q
+from django.db.models import Func, IntegerField
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import get_language
@@ -27,10 +26,15 @@ from codeblanks.learning import NoProgress, Tutor
 from codeblanks.learning.tutor import Quota
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import RunRequest
-from codeblanks.web import compiled, quotas, selectors
-from codeblanks.web.learners import Learner, owner_filter
+from codeblanks.web.learner import compiled, quotas
+from codeblanks.web.learner.learners import Learner, owner_filter
+from codeblanks.web.learner.progress import progress_get
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
-from codeblanks.web.teaching import analysis
+
+# What other apps keep on an attempt row beside the run, each worked out from the grade and the
+# program: the teaching app's item analysis, plugged in by ``web/apps.py``. The store calls them
+# and imports none of them, so the learner's write path never loads the teacher's app.
+attempt_notes: list[Callable[[Grade, str], dict]] = []
 
 
 def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
@@ -140,7 +144,7 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
             "case": (grade.case or "")[:200],
             "duration_ms": grade.duration_ms,
             "code_bytes": len(code.encode("utf-8", errors="replace")),
-            **analysis.attempt_fields(grade, code),
+            **{k: v for note in attempt_notes for k, v in note(grade, code).items()},
             **learner.fields,
             "created_at": now,
         },
@@ -260,7 +264,7 @@ class DjangoProgress:
         )
 
     async def hints_seen(self, lesson: Lesson, question_id: str | None = None) -> int:
-        progress = await sync_to_async(selectors.progress_get)(self.learner, lesson)
+        progress = await sync_to_async(progress_get)(self.learner, lesson)
         if question_id is None:
             return progress.hints
         return int(progress.question_hints.get(question_id, 0))
@@ -349,121 +353,3 @@ async def api_run(*, code: str, client: str) -> ApiOutcome:
             return ApiOutcome(refusal=refusal)
         runs = await get_sandbox().arun_cases(RunRequest((code,), client=client))
     return ApiOutcome(result=runs[0])
-
-
-# ---- anonymous learners that will not come back ---------------------------------------------
-
-
-def learners_expire(*, idle_days: int, forgotten_days: int, batch: int = 1000) -> int:
-    """Delete anonymous learners that cannot or will not come back, with their rows: those
-    with no progress (nothing solved, no answer, no hint or solution seen) and nothing written
-    for ``idle_days``, and any whose session is long gone (``forgotten_days``: the session's
-    age; their key lived only there). At most ``batch`` learners per call; returns how many
-    went (call again while it returns ``batch``)."""
-    now = timezone.now()
-    anon = LessonProgress.objects.filter(user__isnull=True)
-    progressed = anon.filter(
-        Q(solved_at__isnull=False)
-        | Q(revealed_at__isnull=False)
-        | Q(hints_revealed__gt=0)
-        | ~Q(question_hints={})
-        | Q(answers__isnull=False)
-    ).values("anon_key")
-    recent = anon.filter(updated_at__gte=now - timedelta(days=idle_days)).values("anon_key")
-    remembered = anon.filter(updated_at__gte=now - timedelta(days=forgotten_days))
-    idle = anon.exclude(anon_key__in=progressed).exclude(anon_key__in=recent)
-    forgotten = anon.exclude(anon_key__in=remembered.values("anon_key"))
-    keys = list((idle | forgotten).values_list("anon_key", flat=True).distinct()[:batch])
-    with transaction.atomic():
-        LessonProgress.objects.filter(user__isnull=True, anon_key__in=keys).delete()
-        Attempt.objects.filter(user__isnull=True, anon_key__in=keys).delete()
-    return len(keys)
-
-
-EXPIRE_EVERY_S = 3600
-
-
-def learners_expire_sometimes() -> None:
-    """One batch of ``learners_expire`` at most once an hour (across the nodes that share the
-    cache), so a site whose operator never runs ``expire_learners`` still sheds them. Called
-    when an anonymous learner starts."""
-    try:
-        due = cache.add("codeblanks:learners-expired", 1, timeout=EXPIRE_EVERY_S)
-    except Exception:  # the shared cache is away: another time
-        return
-    if due:
-        learners_expire(**expiry_ages())
-
-
-def expiry_ages() -> dict:
-    """``learners_expire``'s ages as configured: CODEBLANKS_IDLE_LEARNER_DAYS, and the session's
-    lifetime (SESSION_COOKIE_AGE)."""
-    return {
-        "idle_days": settings.CODEBLANKS.idle_learner_days,
-        "forgotten_days": max(1, settings.SESSION_COOKIE_AGE // 86400),
-    }
-
-
-# ---- accounts --------------------------------------------------------------------------------
-
-
-def _earliest(a, b):
-    return min(x for x in (a, b) if x is not None) if (a or b) else None
-
-
-@transaction.atomic
-def learner_claim(*, user_id: int, anon_key: str) -> int:
-    """Move an anonymous visitor's progress, answers and attempts onto a user (on sign-up or
-    log-in). Where both have worked on a lesson the results are merged: solved or revealed if
-    either was, the more recently saved code, the runs added up (the later run's mistake kept),
-    the later answer to each question. Returns the number of lessons moved or merged."""
-    if not anon_key:
-        return 0
-    moved = 0
-    anon_rows = LessonProgress.objects.select_for_update().filter(
-        user__isnull=True, anon_key=anon_key
-    )
-    for anon in anon_rows:
-        mine = (
-            LessonProgress.objects.select_for_update()
-            .filter(user_id=user_id, lesson_uuid=anon.lesson_uuid)
-            .first()
-        )
-        moved += 1
-        if mine is None:
-            anon.user_id, anon.anon_key = user_id, ""
-            anon.save()
-            continue
-        if anon.has_code and (
-            not mine.has_code
-            or (anon.code_saved_at or 0)
-            and (mine.code_saved_at is None or anon.code_saved_at > mine.code_saved_at)
-        ):
-            mine.code, mine.has_code, mine.code_saved_at = anon.code, True, anon.code_saved_at
-        mine.solved_at = _earliest(mine.solved_at, anon.solved_at)
-        mine.revealed_at = _earliest(mine.revealed_at, anon.revealed_at)
-        mine.reviewed_at = _earliest(mine.reviewed_at, anon.reviewed_at)
-        mine.hints_revealed = max(mine.hints_revealed, anon.hints_revealed)
-        mine.runs += anon.runs
-        if anon.last_run_at and (mine.last_run_at is None or anon.last_run_at > mine.last_run_at):
-            mine.last_run_at, mine.last_mistake = anon.last_run_at, anon.last_mistake
-        mine.question_hints = {
-            qid: max(int(mine.question_hints.get(qid, 0)), int(anon.question_hints.get(qid, 0)))
-            for qid in {**mine.question_hints, **anon.question_hints}
-        }
-        mine.save()
-        theirs = {a.question_id: a for a in mine.answers.all()}
-        for a in anon.answers.all():
-            have = theirs.get(a.question_id)
-            if have is None:
-                a.progress = mine
-                a.save()
-            elif a.answered_at > have.answered_at:
-                have.answer, have.correct, have.answered_at = a.answer, a.correct, a.answered_at
-                have.tries += a.tries
-                have.save()
-        anon.delete()
-    Attempt.objects.filter(user__isnull=True, anon_key=anon_key).update(
-        user_id=user_id, anon_key=""
-    )
-    return moved

@@ -1,4 +1,5 @@
-"""Reads: lessons from the content catalog, and a learner's progress from the database.
+"""Reads: lessons from the content catalog (in the request's language), and what the pages show
+of a learner's progress (read from the database in ``learner/progress.py``).
 
 Views call these and render what they return; nothing here writes.
 """
@@ -7,23 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from codeblanks.content.model import Course, Lesson, level_slug
-from codeblanks.web import compiled
-from codeblanks.web.learners import Learner, owner_filter
-from codeblanks.web.models import LessonProgress, QuestionAnswer
-from codeblanks.web.questions import QuestionView, question_view
-
-NOT_STARTED = "not-started"
-STARTED = "started"
-SOLVED = "exercise-solved"
-ANSWERED = "questions-answered"
-COMPLETE = "complete"
+from codeblanks.web.learner.learners import Learner
+from codeblanks.web.learner.progress import (
+    ANSWERED,
+    COMPLETE,
+    EMPTY,
+    NOT_STARTED,
+    SOLVED,
+    STARTED,
+    Progress,
+    progress_get,
+    progress_map,
+)
+from codeblanks.web.models import LessonProgress
+from codeblanks.web.pages.questions import QuestionView, question_view
 
 STATE_LABELS = {  # lazy: each in the language of the page that shows it
     NOT_STARTED: _("Not started"),
@@ -79,112 +83,6 @@ def lesson_neighbours(lesson: Lesson) -> tuple[Lesson | None, Lesson | None]:
         return None, None
     i = ids.index(lesson.id)
     return (ordered[i - 1] if i > 0 else None), (ordered[i + 1] if i + 1 < len(ordered) else None)
-
-
-# ---- progress --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Answer:
-    value: object
-    correct: bool
-    tries: int
-
-
-@dataclass(frozen=True)
-class Progress:
-    """One learner's progress in one lesson (empty when they never touched it)."""
-
-    code: str | None = None  # last saved code; None means "show the starter"
-    solved: bool = False
-    revealed: bool = False
-    hints: int = 0  # how many of the exercise's hints the learner has seen
-    question_hints: dict[str, int] = field(default_factory=dict)
-    answers: dict[str, Answer] = field(default_factory=dict)
-    runs: int = 0
-    last_run: datetime | None = None
-
-    def questions_right(self, lesson: Lesson) -> int:
-        return sum(
-            1 for q in lesson.questions if q.id in self.answers and self.answers[q.id].correct
-        )
-
-    def state(self, lesson: Lesson) -> str:
-        answered = bool(lesson.questions) and self.questions_right(lesson) == len(lesson.questions)
-        if self.solved and (answered or not lesson.questions):
-            return COMPLETE
-        if self.solved:
-            return SOLVED
-        if answered:
-            return ANSWERED
-        if self.code is not None or self.answers or self.runs:
-            return STARTED
-        return NOT_STARTED
-
-
-EMPTY = Progress()
-
-
-_PROGRESS_COLUMNS = (
-    "id",
-    "lesson_uuid",
-    "code",
-    "has_code",
-    "solved_at",
-    "revealed_at",
-    "hints_revealed",
-    "question_hints",
-    "runs",
-    "last_run_at",
-)
-
-
-def progress_map(
-    learner: Learner | None, uuids: Iterable[str] | None = None
-) -> dict[str, Progress]:
-    """Progress per lesson uuid for this learner (lessons never touched are absent), of the
-    lessons in ``uuids`` (None: all). Two queries read as plain values (no model instances: a
-    page reads a whole course's rows), selected by the learner alone: a learner has a row per
-    lesson they touched, so the few rows of other courses are cheaper to skip here than an
-    ``IN`` of every lesson in the course is to build."""
-    if learner is None:
-        return {}
-    wanted = None if uuids is None else set(uuids)
-    answers: dict[int, dict[str, Answer]] = {}
-    shape, key = learner.owner_slots
-    found = compiled.select(("answers", shape), lambda: _answers_query(shape), key)
-    for progress_id, question_id, answer, correct, tries in found:
-        answers.setdefault(progress_id, {})[question_id] = Answer(answer, correct, tries)
-    out: dict[str, Progress] = {}
-    rows = compiled.select(("progress", shape), lambda: _progress_query(shape), key)
-    for row_id, uuid, code, has_code, solved, revealed, hints, q_hints, runs, last in rows:
-        if wanted is not None and uuid not in wanted:
-            continue
-        out[uuid] = Progress(
-            code=code if has_code else None,
-            solved=solved is not None,
-            revealed=revealed is not None,
-            hints=hints,
-            question_hints=dict(q_hints or {}),
-            answers=answers.get(row_id, {}),
-            runs=runs,
-            last_run=last,
-        )
-    return out
-
-
-def _answers_query(shape: str):
-    return QuestionAnswer.objects.filter(**owner_filter(shape, "progress__")).values_list(
-        "progress_id", "question_id", "answer", "correct", "tries"
-    )
-
-
-def _progress_query(shape: str):
-    return LessonProgress.objects.filter(**owner_filter(shape)).values_list(*_PROGRESS_COLUMNS)
-
-
-def progress_get(learner: Learner | None, lesson: Lesson) -> Progress:
-    return progress_map(learner, [lesson.uuid]).get(lesson.uuid, EMPTY)
 
 
 @dataclass(frozen=True)

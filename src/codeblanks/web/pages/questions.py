@@ -66,7 +66,7 @@ def question_view(
     error: bool = False,
 ) -> QuestionView:
     """The view of one question with the learner's latest answer (``saved``: a
-    ``selectors.Answer``), or with the answer just given (``answer``/``correct``). A choice's
+    ``learner.progress.Answer``), or with the answer just given (``answer``/``correct``). A choice's
     options come in the learner's order (``seed``: ``Learner.seed``); each keeps its own index
     as its value, so an answer names the option, whatever order it was shown in."""
     if answer is None and saved is not None:

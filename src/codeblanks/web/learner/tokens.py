@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from codeblanks.web.learners import Learner
+from codeblanks.web.learner.learners import Learner
 from codeblanks.web.models import PersonalToken
 
 PREFIX = "cbt_"
