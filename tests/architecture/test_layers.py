@@ -121,10 +121,6 @@ def test_the_import_graph_has_no_loop():
 
 
 WEB = "codeblanks.web"
-# The one loop left in web/, inside the teaching app (whose files another change is reshaping):
-# exports.progress imports roster in its body, and roster imports exports. Named here so that any
-# other loop fails, and so that this one is seen when it goes.
-KNOWN_LOOPS = [{f"{WEB}.teaching.exports", f"{WEB}.teaching.roster"}]
 
 
 def every_import(path: Path) -> set[str]:
@@ -158,16 +154,10 @@ def web_graph() -> dict[str, set[str]]:
 def test_web_has_no_loop_even_through_imports_in_functions():
     """An import moved into a function's body hides a loop from the loader but not from the
     reader: the modules still need each other. None is left in web/ (docs/architecture.md)."""
-    loops = [loop for loop in _loops(web_graph()) if loop not in KNOWN_LOOPS]
+    loops = _loops(web_graph())
     assert not loops, "import loops in web/ (imports in functions counted):\n" + "\n".join(
         " <-> ".join(sorted(loop)) for loop in loops
     )
-
-
-def test_the_known_loop_is_still_there():
-    """When the teaching app's loop is broken, KNOWN_LOOPS must lose it, so it cannot return."""
-    loops = _loops(web_graph())
-    assert all(known in loops for known in KNOWN_LOOPS), loops
 
 
 def test_the_learner_store_never_imports_teaching():

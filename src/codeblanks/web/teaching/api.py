@@ -15,7 +15,7 @@ from codeblanks.web.door.addresses import client_address
 from codeblanks.web.learner import tokens
 from codeblanks.web.teaching import classes, deadlines, exports, work
 from codeblanks.web.teaching import regrade as regrade_module
-from codeblanks.web.teaching.roster import roster, roster_json
+from codeblanks.web.teaching.roster import progress_download, roster, roster_json
 from codeblanks.web.views.api import error, json_body, method_refusal, refusal_error, refused
 from codeblanks.web.views.common import absolute_url
 
@@ -351,7 +351,7 @@ def progress_csv(request, room_id: int):
     room = _taught(request, room_id)
     if isinstance(room, JsonResponse):
         return room
-    return exports.progress(room)
+    return progress_download(room)
 
 
 @csrf_exempt

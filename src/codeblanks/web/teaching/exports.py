@@ -141,21 +141,14 @@ def submissions_zip(room: Classroom):
     return out
 
 
-def _csv_response(text: str, filename: str) -> HttpResponse:
+def csv_response(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-def progress(room: Classroom) -> HttpResponse:
-    """The roster as CSV (the page's and the API's download)."""
-    from codeblanks.web.teaching.roster import roster, roster_csv  # roster imports this module
-
-    return _csv_response(roster_csv(roster(room)), f"class-{room.pk}-progress.csv")
-
-
 def answers(room: Classroom) -> HttpResponse:
-    return _csv_response(answers_csv(room), f"class-{room.pk}-answers.csv")
+    return csv_response(answers_csv(room), f"class-{room.pk}-answers.csv")
 
 
 def submissions(room: Classroom) -> FileResponse:

@@ -9,13 +9,14 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.db.models import Count, Max, Q
+from django.http import HttpResponse
 from django.utils import timezone
 
 from codeblanks.content.model import Lesson
 from codeblanks.web.models import Attempt, LessonProgress
 from codeblanks.web.teaching import deadlines, scores
 from codeblanks.web.teaching.classes import class_lessons, display_name
-from codeblanks.web.teaching.exports import csv_text, safe, when
+from codeblanks.web.teaching.exports import csv_response, csv_text, safe, when
 from codeblanks.web.teaching.models import Classroom, Extension
 
 SORTS = ("name", "solved", "last", "runs")
@@ -326,3 +327,8 @@ def roster_json(r: Roster) -> dict:
             for row in r.rows
         ],
     }
+
+
+def progress_download(room: Classroom) -> HttpResponse:
+    """The roster as CSV (the class page's and the API's download)."""
+    return csv_response(roster_csv(roster(room)), f"class-{room.pk}-progress.csv")

@@ -25,7 +25,7 @@ from codeblanks.web.teaching import exports as exports_download
 from codeblanks.web.teaching.charts import bar_chart
 from codeblanks.web.teaching.models import LtiGrade
 from codeblanks.web.teaching.regrade import regrade
-from codeblanks.web.teaching.roster import roster
+from codeblanks.web.teaching.roster import progress_download, roster
 from codeblanks.web.views.common import absolute_url
 
 
@@ -242,7 +242,7 @@ def _detail_page(
 @require_safe
 def class_csv(request, room_id: int):
     room = _taught_or_404(request, room_id)
-    return exports_download.progress(room)
+    return progress_download(room)
 
 
 @login_required
