@@ -63,62 +63,18 @@ def web_app(lesson_id: str):
     return application, url, host
 
 
-async def asgi_request(
-    app, host: str, method: str, path: str, body: bytes = b"", headers=()
-) -> tuple[int, list, bytes, float]:
-    """One request through the ASGI application, as a server would make it: the status, the
-    response's headers, the body, and when the last byte of the answer was handed to the server
-    (``send``), which is when a client has it. Django's clean-up after that (``request_finished``,
-    on a thread) is not part of the answer's latency; ``app_done`` keeps when the application
-    returned."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (b"host", host.encode()),
-            (b"content-length", str(len(body)).encode()),
-            *headers,
-        ],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
-    messages, answered, asked = [], asyncio.Event(), False
-
-    async def receive():
-        nonlocal asked
-        if not asked:
-            asked = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        await answered.wait()  # like a server: the client stays until the response is complete
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        messages.append(message)
-        if message["type"] == "http.response.body" and not message.get("more_body"):
-            nonlocal sent_at
-            sent_at = time.perf_counter()
-            answered.set()
-
-    sent_at = 0.0
-    await app(scope, receive, send)
-    app_done.append(time.perf_counter() - sent_at)
-    start = messages[0]
-    content = b"".join(m.get("body", b"") for m in messages[1:])
-    return start["status"], start.get("headers", []), content, sent_at
-
-
 async def asgi_post(app, host: str, url: str, body: bytes) -> tuple[int, bytes, float]:
-    """A JSON POST (``asgi_request``): the status, the body, and when the answer was sent."""
+    """A JSON POST (``asgi_request``): the status, the body, and when the last byte of the answer
+    was handed to the server (``send``), which is when a client has it. Django's clean-up after
+    that (``request_finished``, on a thread) is not part of the answer's latency; ``app_done``
+    keeps when the application returned."""
+    from codeblanks.web.door.inprocess import asgi_request
+
     json_type = [(b"content-type", b"application/json")]
-    status, _, content, sent_at = await asgi_request(app, host, "POST", url, body, json_type)
-    return status, content, sent_at
+    length = [(b"content-length", str(len(body)).encode())]
+    answer = await asgi_request(app, "POST", url, [*length, *json_type], body, host=host)
+    app_done.append(time.perf_counter() - answer.sent_at)
+    return answer.status, answer.body, answer.sent_at
 
 
 app_done: list[float] = []  # seconds from the answer sent to the application returning

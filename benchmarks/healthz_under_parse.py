@@ -45,7 +45,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from grading import asgi_post, asgi_request, web_app  # noqa: E402
+from codeblanks.web.door.inprocess import asgi_request  # noqa: E402
+from grading import asgi_post, web_app  # noqa: E402
 
 SIZE = 64 * 1024
 TARGET_MS = 100.0
@@ -66,8 +67,8 @@ def long_program(solution: str, size: int = SIZE) -> str:
 
 async def get_ms(app, host: str, path: str) -> tuple[int, float]:
     start = time.perf_counter()
-    status, _, _, sent = await asgi_request(app, host, "GET", path)
-    return status, (sent - start) * 1000
+    answer = await asgi_request(app, "GET", path, host=host)
+    return answer.status, (answer.sent_at - start) * 1000
 
 
 async def sandbox_ms(app, host: str, path: str) -> tuple[int, float]:

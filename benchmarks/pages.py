@@ -24,14 +24,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from cpu_per_grade import cpu_ms  # noqa: E402
 
-from grading import asgi_request, web_app  # noqa: E402
+from codeblanks.web.door.inprocess import asgi_request  # noqa: E402
+from grading import web_app  # noqa: E402
 
 
 async def asgi_get(app, host: str, path: str, language: str) -> tuple[int, bytes]:
     """One GET through the ASGI application, as a server makes it."""
     accept = [(b"accept-language", language.encode())]
-    status, _, body, _ = await asgi_request(app, host, "GET", path, b"", accept)
-    return status, body
+    answer = await asgi_request(app, "GET", path, accept, host=host)
+    return answer.status, answer.body
 
 
 async def cpu_per_page(app, host, path, must, n, language, profile=None) -> float:

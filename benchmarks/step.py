@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from cpu_per_grade import cpu_ms, naive_cpu_ms, sandbox_pids  # noqa: E402
 
-from grading import asgi_request, web_app  # noqa: E402
+from codeblanks.web.door.inprocess import asgi_request  # noqa: E402
+from grading import web_app  # noqa: E402
 
 
 class Browser:
@@ -43,13 +44,12 @@ class Browser:
     async def request(self, method: str, path: str, body: bytes = b"", headers=()) -> tuple:
         cookie = "; ".join(f"{k}={m.value}" for k, m in self.cookies.items())
         sent = [(b"accept-language", b"en"), *([(b"cookie", cookie.encode())] if cookie else [])]
-        status, answer, content, _ = await asgi_request(
-            self.app, self.host, method, path, body, [*sent, *headers]
-        )
-        for name, value in answer:
+        sent.append((b"content-length", str(len(body)).encode()))
+        answer = await asgi_request(self.app, method, path, [*sent, *headers], body, host=self.host)
+        for name, value in answer.headers:
             if name.lower() == b"set-cookie":
                 self.cookies.load(value.decode("latin-1"))
-        return status, content
+        return answer.status, answer.body
 
 
 async def open_page(browser: Browser, page: str) -> str:

@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
 from codeblanks.web.door import asgi
+from codeblanks.web.door.inprocess import asgi_request
 from codeblanks.web.door.middleware import CSP
 from codeblanks.web.learner import quotas
 
@@ -58,37 +59,10 @@ async def acall(
     host=HOST,
     query=b"",
 ):
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": scheme,
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query,
-        "root_path": "",
-        "headers": [(b"host", host.encode()), *headers],
-        "client": (client, 40000),
-        "server": ("127.0.0.1", 8000),
-    }
-    messages, answered, asked = [], asyncio.Event(), False
-
-    async def receive():
-        nonlocal asked
-        if not asked:
-            asked = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        await answered.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        messages.append(message)
-        if message["type"] == "http.response.body" and not message.get("more_body"):
-            answered.set()
-
-    await app(scope, receive, send)
-    return Answer(messages)
+    answer = await asgi_request(
+        app, method, path, headers, body, host=host, client=client, scheme=scheme, query=query
+    )
+    return Answer(answer.messages)
 
 
 def call(method, path, body=b"", app=None, **kw):

@@ -387,17 +387,18 @@ def test_a_stopping_node_refuses_in_the_browsers_language():
     import asyncio
 
     from codeblanks.web.door import draining
+    from codeblanks.web.door.inprocess import asgi_request
+
+    async def django(scope, receive, send):
+        raise AssertionError("a stopping node's refusal reached Django")
+
+    drain = draining.Drain()
+    drain.begin(grace_s=0)
 
     def refuse(path, query=b"", language=b""):
-        sent = []
-
-        async def send(message):
-            sent.append(message)
-
-        scope = {"type": "http", "path": path, "query_string": query,
-                 "headers": [(b"accept-language", language)] if language else []}  # fmt: skip
-        asyncio.run(draining._refuse(scope, send))
-        return dict(sent[0]["headers"]), sent[1]["body"].decode()
+        headers = [(b"accept-language", language)] if language else []
+        answer = asyncio.run(asgi_request(drain.guard(django), "GET", path, headers, query=query))
+        return dict(answer.headers), answer.body.decode()
 
     headers, page = refuse("/lessons/", language=b"tr-TR,tr;q=0.9")
     assert headers[b"content-language"] == b"tr" and "<html lang=tr>" in page

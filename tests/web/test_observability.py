@@ -13,21 +13,13 @@ import logging
 import pytest
 
 from codeblanks.web.door import draining, logs, metrics, requestlog
+from codeblanks.web.door.inprocess import asgi_request
 
 
 def _call(app, path="/api/lessons", headers=()):
-    scope = {"type": "http", "method": "GET", "path": path, "headers": list(headers),
-             "client": ("10.0.0.9", 1234)}  # fmt: skip
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": b""}
-
-    async def send(message):
-        sent.append(message)
-
-    asyncio.run(app(scope, receive, send))
-    return sent
+    """The messages ``app`` sent back to one GET."""
+    answer = asyncio.run(asgi_request(app, "GET", path, headers, client="10.0.0.9"))
+    return answer.messages
 
 
 def _app(status=200, also=None):
