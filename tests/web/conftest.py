@@ -1,5 +1,6 @@
 """Fixtures for the web tests: a small course of our own (so tests do not depend on the wording
-of the built-in course), a grader stand-in for view unit tests, and clients."""
+of the built-in course), a grader stand-in for view unit tests, the sandbox's scripted double,
+and clients."""
 
 from __future__ import annotations
 
@@ -20,8 +21,7 @@ from codeblanks.content.model import (
 from codeblanks.grading import BlankVerdict, Grade
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.learning import tutor
-from codeblanks.sandbox import RunResult
-from codeblanks.sandbox.result import RunRequest
+from codeblanks.sandbox.testing import FakeRunner
 from codeblanks.web.learner import store
 from codeblanks.web.pages import selectors
 from codeblanks.web.views import health
@@ -163,28 +163,10 @@ def grader(monkeypatch):
     return fake
 
 
-class FakeSandbox:
-    """A ``Runner`` answering every program with one result, and noting what it was asked."""
-
-    slots = 1
-
-    def __init__(self, result=None):
-        self.result = result or RunResult("ok", stdout="42\n", exit_code=0, duration_ms=3.0)
-        self.codes = []
-        self.clients = []
-
-    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
-        self.codes.extend(request.codes)
-        self.clients.append(request.client)
-        return [self.result]
-
-    async def arun(self, code, **kwargs):  # what /healthz asks of the real one
-        return (await self.arun_cases(RunRequest((code,), client=kwargs.get("client"))))[0]
-
-
 @pytest.fixture
 def sandbox(monkeypatch):
-    fake = FakeSandbox()
+    """A ``FakeRunner`` for the site and /healthz: it prints 42, and notes what it was asked."""
+    fake = FakeRunner()
     monkeypatch.setattr(store, "get_sandbox", lambda: fake)
     monkeypatch.setattr(health, "get_sandbox", lambda: fake)
     return fake

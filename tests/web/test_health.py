@@ -4,9 +4,8 @@ import pytest
 from django.db import connection
 
 from codeblanks.sandbox import RunResult
+from codeblanks.sandbox.testing import FakeRunner
 from codeblanks.web.views import health
-
-from .conftest import FakeSandbox
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +42,7 @@ def test_a_flood_of_probes_costs_one_sandbox_run(client, sandbox, monkeypatch):
     assert {a["sandbox"] for a in answers} == {"ok"}
     assert answers[-1]["sandbox_checked_s_ago"] == pytest.approx(0.98 * health.CHECK_EVERY_S)
     clock.now = 1000.0 + health.CHECK_EVERY_S
-    sandbox.result = RunResult("sandbox-error")  # broken since: the next check says so
+    sandbox.answer = RunResult("sandbox-error")  # broken since: the next check says so
     r = client.get("/healthz")
     assert r.status_code == 503 and r.json()["sandbox"] == "sandbox-error"
     assert r.json()["sandbox_checked_s_ago"] == 0.0
@@ -51,30 +50,17 @@ def test_a_flood_of_probes_costs_one_sandbox_run(client, sandbox, monkeypatch):
     assert sandbox.codes == ["print(6 * 7)"] * 2
 
 
-class WaitingSandbox(FakeSandbox):
-    """A sandbox whose check waits until the test lets it end."""
-
-    def __init__(self):
-        super().__init__()
-        self.asked, self.gate = asyncio.Event(), asyncio.Event()
-
-    async def arun_cases(self, request):
-        self.asked.set()
-        await self.gate.wait()
-        return await super().arun_cases(request)
-
-
 def test_probes_during_a_check_wait_for_no_run_of_their_own(monkeypatch, async_client):
     """Probes arriving while the one check runs answer at once (none ran yet: "checking", 503)
     and start no run: only that check's."""
 
     async def scenario():
-        sandbox = WaitingSandbox()
+        sandbox = FakeRunner(hold=True)  # its check waits until the test lets it end
         monkeypatch.setattr(health, "get_sandbox", lambda: sandbox)
         first = asyncio.create_task(async_client.get("/healthz"))
         await sandbox.asked.wait()
         others = await asyncio.gather(*(async_client.get("/healthz") for _ in range(20)))
-        sandbox.gate.set()
+        sandbox.release()
         return sandbox, await first, others
 
     sandbox, first, others = asyncio.run(scenario())
@@ -84,13 +70,13 @@ def test_probes_during_a_check_wait_for_no_run_of_their_own(monkeypatch, async_c
 
 
 def test_sandbox_down_is_503(client, sandbox):
-    sandbox.result = RunResult("sandbox-error")
+    sandbox.answer = RunResult("sandbox-error")
     r = client.get("/healthz")
     assert r.status_code == 503 and r.json()["sandbox"] == "sandbox-error"
 
 
 def test_a_full_sandbox_is_still_healthy(client, sandbox):
-    sandbox.result = RunResult("busy")
+    sandbox.answer = RunResult("busy")
     r = client.get("/healthz")
     assert r.status_code == 200 and r.json()["sandbox"] == "busy"
 

@@ -11,9 +11,9 @@ import pytest
 from django.core import signals
 from django.db import connections
 
+from codeblanks.sandbox.testing import FakeRunner
 from codeblanks.web.door import asgi
 
-from .conftest import FakeSandbox
 from .test_api_fast_path import acall, call
 
 
@@ -88,20 +88,6 @@ def test_the_site_threads_are_a_bounded_pool():
     assert asgi._threads._max_workers == asgi.THREADS
 
 
-class WaitingSandbox(FakeSandbox):
-    """Answers once the test opens ``gate``: an event of the test's own loop, so a view that
-    awaits it from any other loop fails."""
-
-    def __init__(self):
-        super().__init__()
-        self.asked, self.gate = asyncio.Event(), asyncio.Event()
-
-    async def arun_cases(self, request):
-        self.asked.set()
-        await self.gate.wait()
-        return await super().arun_cases(request)
-
-
 @pytest.mark.django_db(transaction=True)
 def test_an_async_view_waits_on_the_loop_while_pages_are_served(monkeypatch):
     """/healthz (an async view) waits for the sandbox on the server's loop, holding only its own
@@ -110,7 +96,9 @@ def test_an_async_view_waits_on_the_loop_while_pages_are_served(monkeypatch):
     from codeblanks.web.views import health
 
     async def scenario():
-        sandbox = WaitingSandbox()
+        # Answers once the test releases it: its events are this loop's, so a view that awaits
+        # them from any other loop fails.
+        sandbox = FakeRunner(hold=True)
         monkeypatch.setattr(health, "get_sandbox", lambda: sandbox)
         probe = asyncio.create_task(acall(asgi.application, "GET", "/healthz"))
         await sandbox.asked.wait()
@@ -118,7 +106,7 @@ def test_an_async_view_waits_on_the_loop_while_pages_are_served(monkeypatch):
             *(acall(asgi.application, "GET", "/lessons/first-steps/") for _ in range(5))
         )
         assert [p.status for p in pages] == [200] * 5 and not probe.done()
-        sandbox.gate.set()
+        sandbox.release()
         return await probe
 
     answer = asyncio.run(scenario())

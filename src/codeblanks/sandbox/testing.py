@@ -1,19 +1,24 @@
 """What tests of the sandbox and of its users wait on, instead of sleeping for a guessed time:
-a real sandbox whose every reported case is counted, and a bounded wait for a condition.
+a real sandbox whose every reported case is counted, and a bounded wait for a condition; and
+the one scripted ``Runner`` (``FakeRunner``) the tests and benchmarks use instead of a sandbox.
 
 A test that sleeps "long enough" for something to happen fails on a slow or busy machine; one
 that waits for the thing itself only fails when it never happens."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import inspect
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from codeblanks.sandbox.execute import stop_at_failure
-from codeblanks.sandbox.result import RunRequest, RunResult, Stop
+from codeblanks.sandbox.result import BUSY, OK, RunRequest, RunResult, Stop
 from codeblanks.sandbox.service import Sandbox
+
+Script = Callable[[RunRequest], Sequence[RunResult] | Awaitable[Sequence[RunResult]]]
 
 # Long enough that only a hang reaches it, on any machine.
 PATIENCE_S = 120.0
@@ -68,3 +73,61 @@ class CountedCases:
         with self._changed:
             if not self._changed.wait_for(lambda: self.reported >= n, timeout):
                 raise AssertionError(f"only {self.reported} of {n} cases reported")
+
+
+class FakeRunner:
+    """A scripted ``Runner``, so that a test decides what the sandbox answers and sees what it
+    was asked. ``answer``: one ``RunResult`` for every batch, or a function from the request to
+    its results (async too: a real sandbox's ``arun_cases`` makes it a counting wrapper). The
+    first ``busy`` batches meet a full sandbox instead. ``hold``: each batch waits, once
+    ``asked`` is set, until the test calls ``release()``; both are events of the loop that first
+    awaits them, so a run awaited from another loop fails."""
+
+    def __init__(
+        self,
+        answer: RunResult | Script | None = None,
+        *,
+        slots: int = 1,
+        busy: int = 0,
+        hold: bool = False,
+    ) -> None:
+        self.answer = answer if answer is not None else RunResult(OK, stdout="42\n", exit_code=0, duration_ms=3.0)
+        self.slots, self.busy, self.hold = slots, busy, hold
+        self.requests: list[RunRequest] = []
+        self.results: list[RunResult] = []  # every result answered, in order
+        self.asked, self._released = asyncio.Event(), asyncio.Event()
+
+    @property
+    def codes(self) -> list[str]:
+        """Every program asked for, each batch's cases in order."""
+        return [code for request in self.requests for code in request.codes]
+
+    @property
+    def clients(self) -> list[str | None]:
+        """Whom each batch was counted to."""
+        return [request.client for request in self.requests]
+
+    def release(self) -> None:
+        self._released.set()
+
+    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
+        self.requests.append(request)
+        self.asked.set()
+        if self.hold:
+            await self._released.wait()
+        if self.busy > 0:
+            self.busy -= 1
+            results = [RunResult(BUSY, stderr="The server is busy.")]
+        elif isinstance(self.answer, RunResult):
+            results = [self.answer]
+        else:
+            answered = self.answer(request)
+            results = list(await answered if inspect.isawaitable(answered) else answered)
+        self.results += results
+        return results
+
+    async def arun(self, code: str, **kwargs: object) -> RunResult:
+        """One program, as ``/healthz`` asks the real sandbox."""
+        client = kwargs.get("client")
+        request = RunRequest((code,), client=client if isinstance(client, str) else None)
+        return (await self.arun_cases(request))[0]
