@@ -9,8 +9,8 @@ from pathlib import Path
 from codeblanks.content.model import Limits, Mistake
 from codeblanks.grading import agrade, grade
 from codeblanks.grading.reference import areference, clear_cache
-from codeblanks.grading.verdicts import Verdict
-from codeblanks.sandbox.result import Runner, RunRequest, RunResult
+from codeblanks.sandbox.result import OK, Runner, RunRequest, RunResult
+from codeblanks.sandbox.testing import FakeRunner
 
 from .grading_helpers import AXIS_0, with_grading
 
@@ -126,37 +126,28 @@ def test_json_keeps_its_keys_and_adds_the_new_ones(softmax_lesson):
     assert isinstance(data["feedback"], list) and isinstance(data["diff"], list)
 
 
-class CountingSandbox:
-    """The real sandbox (a ``Runner``), counting the runs asked of it and whom each was for."""
-
-    def __init__(self, real):
-        self.real, self.runs, self.clients = real, 0, []
-        self.slots = real.slots
-
-    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
-        """A grade's cases in one child: each case that ran counts as a run."""
-        results = await self.real.arun_cases(request)
-        self.runs += len(results)
-        self.clients += [request.client] * len(results)
-        return results
+def counting(real) -> FakeRunner:
+    """The real sandbox, through a ``FakeRunner`` that keeps the batches asked of it (``requests``)
+    and every case that ran (``results``)."""
+    return FakeRunner(real.arun_cases, slots=real.slots)
 
 
 def test_grading_stops_at_a_visible_case_that_fails(softmax_lesson, sandbox):
     quick = with_grading(softmax_lesson, limits=Limits(wall_s=0.5, cpu_s=0.5))
     assert grade(quick, quick.exercise.solution, sandbox).correct  # the reference is cached
-    counting = CountingSandbox(sandbox)
-    g = grade(quick, SETUP + "import time\ntime.sleep(5)\n", counting, client="learner-1")
+    runs = counting(sandbox)
+    g = grade(quick, SETUP + "import time\ntime.sleep(5)\n", runs, client="learner-1")
     assert g.verdict == "timeout" and g.case == "visible"
-    assert counting.runs == 1 and g.cases == ("visible",)  # no variant slept as well
-    assert counting.clients == ["learner-1"]
-    counting.runs = 0
-    g = grade(quick, SETUP + "P = S[:, 12]\n", counting)
-    assert g.verdict == "error" and counting.runs == 1
+    assert len(runs.results) == 1 and g.cases == ("visible",)  # no variant slept as well
+    assert runs.clients == ["learner-1"]
+    runs = counting(sandbox)
+    g = grade(quick, SETUP + "P = S[:, 12]\n", runs)
+    assert g.verdict == "error" and len(runs.results) == 1
     # A program that runs on the visible case is run on every variant, all for one client.
-    counting.runs, counting.clients = 0, []
-    g = grade(quick, quick.exercise.starter, counting, client="learner-2")
-    assert counting.runs == 3 and g.cases == ("visible", "four random rows", "wide rows")
-    assert counting.clients == ["learner-2"] * 3
+    runs = counting(sandbox)
+    g = grade(quick, quick.exercise.starter, runs, client="learner-2")
+    assert len(runs.results) == 3 and g.cases == ("visible", "four random rows", "wide rows")
+    assert set(runs.clients) == {"learner-2"}
 
 
 def test_a_mistake_that_fails_on_the_visible_case_still_gets_its_message(softmax_lesson):
@@ -174,14 +165,14 @@ def test_a_mistake_that_fails_on_the_visible_case_still_gets_its_message(softmax
 
 def test_reference_results_are_cached_per_lesson_version(softmax_lesson, sandbox):
     clear_cache()
-    counting = CountingSandbox(sandbox)
-    assert grade(softmax_lesson, softmax_lesson.exercise.solution, counting).correct
+    runs = counting(sandbox)
+    assert grade(softmax_lesson, softmax_lesson.exercise.solution, runs).correct
     # 3 learner runs + 3 solution runs + 3 runs of the mistake + the 2 variants' inputs (the
     # solution up to its last input assignment: the words of a failing hidden case).
-    assert counting.runs == 11
-    counting.runs = 0
-    assert not grade(softmax_lesson, softmax_lesson.exercise.starter, counting).correct
-    assert counting.runs == 3
+    assert len(runs.results) == 11
+    runs = counting(sandbox)
+    assert not grade(softmax_lesson, softmax_lesson.exercise.starter, runs).correct
+    assert len(runs.results) == 3
 
 
 def test_async_and_sync_grading_from_inside_an_event_loop(softmax_lesson):
@@ -194,26 +185,9 @@ def test_async_and_sync_grading_from_inside_an_event_loop(softmax_lesson):
     assert a.correct and b.correct
 
 
-class FlakySandbox:
-    """The real sandbox (a ``Runner``), but answering ``busy`` (or raising) for the first ``n``
-    batches."""
-
-    def __init__(self, real, n, raise_instead=False):
-        self.real, self.n, self.raise_instead = real, n, raise_instead
-        self.slots = real.slots
-
-    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
-        if self.n > 0:
-            self.n -= 1
-            if self.raise_instead:
-                raise RuntimeError("broken sandbox")
-            return [RunResult(Verdict.BUSY)]
-        return await self.real.arun_cases(request)
-
-
 def test_the_test_doubles_are_runners(sandbox):
     """Each double implements the one seam (type-checked where it is used: ``Runner``)."""
-    doubles: list[Runner] = [sandbox, CountingSandbox(sandbox), FlakySandbox(sandbox, 0)]
+    doubles: list[Runner] = [sandbox, counting(sandbox), FakeRunner(RunResult(OK, "42\n"))]
     for double in doubles:
         runs = asyncio.run(double.arun_cases(RunRequest(("print(6 * 7)",))))
         assert [r.stdout for r in runs] == ["42\n"]
@@ -222,13 +196,18 @@ def test_the_test_doubles_are_runners(sandbox):
 def test_busy_and_broken_sandboxes_are_verdicts_not_exceptions(softmax_lesson, sandbox):
     clear_cache()
     assert grade(softmax_lesson, softmax_lesson.exercise.solution, sandbox).correct
-    g = grade(softmax_lesson, softmax_lesson.exercise.solution, FlakySandbox(sandbox, 1))
+    full = FakeRunner(sandbox.arun_cases, slots=sandbox.slots, busy=1)
+    g = grade(softmax_lesson, softmax_lesson.exercise.solution, full)
     assert g.verdict == "busy" and "try again" in g.feedback[0]
-    g = grade(softmax_lesson, "print(1)", FlakySandbox(sandbox, 1, raise_instead=True))
+
+    def broken(request: RunRequest) -> list[RunResult]:
+        raise RuntimeError("broken sandbox")
+
+    g = grade(softmax_lesson, "print(1)", FakeRunner(broken))
     assert g.verdict == "sandbox-error"
     # Reference results are patient: a busy moment while computing them is waited out.
     clear_cache()
-    ref = asyncio.run(areference(softmax_lesson, FlakySandbox(sandbox, 2)))
+    ref = asyncio.run(areference(softmax_lesson, FakeRunner(sandbox.arun_cases, busy=2)))
     assert ref.platform_failure is None
     assert all(run.ok for run in ref.solution.values())
 
@@ -264,10 +243,10 @@ WIDE_ONLY = "if S.shape[1] == 5:\n    raise ValueError('only on wide rows')\n"
 
 def test_a_failure_on_the_last_variant_only_is_found(softmax_lesson, sandbox):
     code = softmax_lesson.exercise.solution + WIDE_ONLY
-    counting = CountingSandbox(sandbox)
-    g = grade(softmax_lesson, code, counting)
+    runs = counting(sandbox)
+    g = grade(softmax_lesson, code, runs)
     assert g.verdict == "error" and g.case == "wide rows"
-    assert g.cases == ("visible", "four random rows", "wide rows") and counting.runs == 3
+    assert g.cases == ("visible", "four random rows", "wide rows") and len(runs.results) == 3
     assert any("ValueError: only on wide rows" in f for f in g.feedback)
 
 
@@ -281,13 +260,13 @@ def test_an_error_on_a_variant_does_not_keep_the_later_ones_from_running(softmax
 def test_a_runaway_on_a_variant_is_stopped_at_its_limit_and_ends_the_grade(softmax_lesson, sandbox):
     quick = with_grading(softmax_lesson, limits=Limits(wall_s=1.0, cpu_s=0.3))
     assert grade(quick, quick.exercise.solution, sandbox).correct  # the reference is cached
-    counting = CountingSandbox(sandbox)
+    runs = counting(sandbox)
     looped = quick.exercise.solution + "while S.shape[0] == 4:\n    pass\n"
-    g = grade(quick, looped, counting, client="learner-3")
+    g = grade(quick, looped, runs, client="learner-3")
     assert g.verdict == "timeout" and g.case == "four random rows"
-    assert g.cases == ("visible", "four random rows") and counting.runs == 2
+    assert g.cases == ("visible", "four random rows") and len(runs.results) == 2
     slept = quick.exercise.solution + "import time\nif S.shape[1] == 5:\n    time.sleep(30)\n"
-    g = grade(quick, slept, counting)
+    g = grade(quick, slept, runs)
     assert g.verdict == "timeout" and g.case == "wide rows"
 
 
@@ -331,17 +310,6 @@ def test_a_shape_error_among_thousands_of_matmul_operands_is_explained(softmax_l
     assert "(2, 2)" in " ".join(g.feedback) and "(3,)" in " ".join(g.feedback)
 
 
-class LimitsSeen:
-    """A real sandbox that keeps the limits of every batch it is asked to run."""
-
-    def __init__(self, real):
-        self.real, self.slots, self.limits = real, real.slots, []
-
-    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
-        self.limits.append(request.limits)
-        return await self.real.arun_cases(request)
-
-
 def test_patient_runs_wait_longer_for_a_core_but_never_use_more_cpu(softmax_lesson, sandbox):
     """References and proofs may wait out a loaded machine (a 24-sample lesson once ran out of
     its 2 s wall clock beside the whole suite); the CPU limit and a learner's run stay the
@@ -351,12 +319,12 @@ def test_patient_runs_wait_longer_for_a_core_but_never_use_more_cpu(softmax_less
     lesson = with_grading(softmax_lesson, limits=Limits(wall_s=1.5, cpu_s=0.5))
     own = limits_for(lesson)
     clear_cache()
-    seen = LimitsSeen(sandbox)
+    seen = counting(sandbox)  # the limits of every batch: its requests'
     asyncio.run(areference(lesson, seen))
-    assert seen.limits and {(lim.wall_s, lim.cpu_s) for lim in seen.limits} == {
+    assert seen.requests and {(r.limits.wall_s, r.limits.cpu_s) for r in seen.requests} == {
         (own.wall_s * PATIENT_WALL, own.cpu_s)
     }
-    seen.limits.clear()
+    seen.requests.clear()
     g = grade(lesson, "while True:\n    pass\n", seen)
-    assert [(lim.wall_s, lim.cpu_s) for lim in seen.limits] == [(1.5, 0.5)]
+    assert [(r.limits.wall_s, r.limits.cpu_s) for r in seen.requests] == [(1.5, 0.5)]
     assert g.verdict == "timeout" and "0.5" in " ".join(g.feedback)
