@@ -22,7 +22,8 @@ from codeblanks.cli.learn import backends
 from codeblanks.content import load_courses
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import get_sandbox
-from codeblanks.sandbox.result import Runner, RunRequest, RunResult
+from codeblanks.sandbox.result import Runner, RunResult
+from codeblanks.sandbox.testing import FakeRunner
 from codeblanks.web.learner import store, tokens
 from codeblanks.web.models import LessonProgress
 from codeblanks.web.pages import selectors
@@ -37,25 +38,18 @@ MINUS = (SUM.path / "mistakes" / "minus.py").read_text()
 WRONG = SUM.exercise.solution.replace("a + b", "a * b")
 TOO_LONG = "b" + " " * 499 + "b"  # 501 characters, none of them to strip
 HOST = "localhost"
-
-
-class BusyRunner:
-    """A ``Runner`` whose every batch meets a full sandbox."""
-
-    slots = 1
-
-    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
-        return [RunResult(Verdict.BUSY, stderr="The server is busy.")]
+FULL = RunResult(Verdict.BUSY, stderr="The server is busy.")  # what a full sandbox answers
 
 
 class Runners:
-    """Which runner the doors are given: the real sandbox, or the busy double for one step."""
+    """Which runner the doors are given: the real sandbox, or, for one step, a ``FakeRunner``
+    whose every batch meets a full sandbox."""
 
     def __init__(self) -> None:
         self.busy = False
 
     def __call__(self) -> Runner:
-        return BusyRunner() if self.busy else get_sandbox()
+        return FakeRunner(FULL) if self.busy else get_sandbox()
 
 
 class OneCourse:
