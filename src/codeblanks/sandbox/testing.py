@@ -18,6 +18,7 @@ from codeblanks.sandbox.execute import stop_at_failure
 from codeblanks.sandbox.result import BUSY, OK, RunRequest, RunResult, Stop
 from codeblanks.sandbox.service import Sandbox
 
+PRINTS_42 = RunResult(OK, stdout="42\n", exit_code=0, duration_ms=3.0)  # what print(6 * 7) gives
 Script = Callable[[RunRequest], Sequence[RunResult] | Awaitable[Sequence[RunResult]]]
 
 # Long enough that only a hang reaches it, on any machine.
@@ -91,7 +92,7 @@ class FakeRunner:
         busy: int = 0,
         hold: bool = False,
     ) -> None:
-        self.answer = answer if answer is not None else RunResult(OK, stdout="42\n", exit_code=0, duration_ms=3.0)
+        self.answer = answer if answer is not None else PRINTS_42
         self.slots, self.busy, self.hold = slots, busy, hold
         self.requests: list[RunRequest] = []
         self.results: list[RunResult] = []  # every result answered, in order
