@@ -207,7 +207,8 @@ def test_busy_and_broken_sandboxes_are_verdicts_not_exceptions(softmax_lesson, s
     assert g.verdict == "sandbox-error"
     # Reference results are patient: a busy moment while computing them is waited out.
     clear_cache()
-    ref = asyncio.run(areference(softmax_lesson, FakeRunner(sandbox.arun_cases, busy=2)))
+    patient = FakeRunner(sandbox.arun_cases, slots=sandbox.slots, busy=2)
+    ref = asyncio.run(areference(softmax_lesson, patient))
     assert ref.platform_failure is None
     assert all(run.ok for run in ref.solution.values())
 
