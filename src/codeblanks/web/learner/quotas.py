@@ -20,7 +20,7 @@ import contextvars
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -31,7 +31,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from codeblanks.learning.tutor import Quota, Refused
+from codeblanks.learning.tutor import Refused
 from codeblanks.sandbox.service import cpu_tally
 from codeblanks.web.door.outages import cache_gap
 from codeblanks.web.learner import cpu_meter
@@ -313,7 +313,11 @@ async def metered(client: str, programs: int = 1) -> AsyncIterator[Refusal | Non
             await _in_cache(_settle_now, client, sum(used) + OVERHEAD_S * len(used))
 
 
-def run_limits(client: str) -> Quota:
+# A ``learning.tutor.Quota`` that yields this module's refusals (the API's bare run reads them).
+RunLimits = Callable[[str, int], contextlib.AbstractAsyncContextManager[Refusal | None]]
+
+
+def run_limits(client: str) -> RunLimits:
     """The web's limits on one run, as the tutor's quota hook (module docstring: the order):
     the program's size and characters, then ``metered`` (charged what the runs used)."""
 
