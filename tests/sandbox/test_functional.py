@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from codeblanks.sandbox import RunLimits, Sandbox, SandboxUnavailable
-from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.config import SandboxConfig, unsafe_no_sandbox
 from codeblanks.sandbox.preflight import isolation_problem
 from codeblanks.sandbox.result import RunRequest
 from codeblanks.sandbox.testing import PATIENCE_S, CountedCases, wait_until
@@ -262,6 +262,13 @@ def test_settings_come_from_the_environment(monkeypatch):
         assert "CODEBLANKS_SANDBOX_SLOTS" in str(e)
     else:
         raise AssertionError("a bad setting must be reported")
+
+
+@pytest.mark.parametrize(("value", "off"), [("1", True), ("0", False), ("yes", False), ("", False)])
+def test_isolation_is_off_only_for_exactly_1(monkeypatch, value, off):
+    """One reader for the sandbox and the command line: only ``1`` turns isolation off."""
+    monkeypatch.setenv("CODEBLANKS_UNSAFE_NO_SANDBOX", value)
+    assert unsafe_no_sandbox() is off and SandboxConfig.from_env().unsafe is off
 
 
 def test_preloaded_modules_are_configurable(sandbox):

@@ -122,6 +122,17 @@ def test_a_draft_is_never_more_than_the_code_limits():
     assert sorted(Draft.objects.values_list("code", flat=True)) == ["y" * 50, "z" * 30]
 
 
+def test_a_full_room_for_drafts_says_what_it_holds():
+    """The drafts' room is checked by the one room check (quotas.room_refusal), in its own words."""
+    client, _ = _signed_in()
+    with override_settings(CODEBLANKS=_config(learner_code_bytes=80)):
+        assert _put(client, DRAFT.format(FIRST.id), {"code": "y" * 50}).status_code == 200
+        full = _put(client, DRAFT.format(LAST.id), {"code": "z" * 31})
+    message = full.json()["message"]
+    assert full.status_code == 413 and full.json()["error"] == "too-much-code"
+    assert "drafts in other lessons take 50 bytes" in message and "at most 80 bytes" in message
+
+
 def test_only_put_keeps_a_draft():
     client, _ = _signed_in()
     assert client.post(DRAFT.format(FIRST.id), {"code": "x"}).status_code == 405

@@ -15,7 +15,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-UNSAFE_ENV = "CODEBLANKS_UNSAFE_NO_SANDBOX"
 UNSAFE_WARNING = """\
 *******************************************************************************
 WARNING: --unsafe-no-sandbox: programs run WITHOUT isolation, with your user's
@@ -86,7 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse has printed the usage message
         return exit_.code if isinstance(exit_.code, int) else 2
     if args.unsafe_no_sandbox:
-        os.environ[UNSAFE_ENV] = "1"  # read by the sandbox when it starts
+        from codeblanks.sandbox.config import UNSAFE_ENV
+
+        os.environ[UNSAFE_ENV] = "1"  # read by the sandbox when it starts (unsafe_no_sandbox)
         print(UNSAFE_WARNING, file=sys.stderr)
     # A learner's command (lessons, grade, learn) speaks the learner's language (--lang, else
     # the environment's); an author's command speaks English.

@@ -36,6 +36,8 @@ def wanted(argv: list[str]) -> bool:
     the setting). Decided from the words alone: the server parses them, errors included."""
     if os.environ.get("CODEBLANKS_WARM", "1") == "0":
         return False
+    # sandbox.config.unsafe_no_sandbox's test, read here by hand: importing it loads
+    # codeblanks.sandbox (dataclasses, typing), ~10-25 ms on every forwarded command.
     if os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX") == "1" or not argv:
         return False
     if argv[0] in ("grade", "run"):

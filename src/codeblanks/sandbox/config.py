@@ -27,6 +27,15 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
+UNSAFE_ENV = "CODEBLANKS_UNSAFE_NO_SANDBOX"
+
+
+def unsafe_no_sandbox() -> bool:
+    """Whether isolation is turned off (``CODEBLANKS_UNSAFE_NO_SANDBOX=1``): the one place it
+    is read, by the sandbox and by the CLI alike, so they never disagree on what turns it off."""
+    return os.environ.get(UNSAFE_ENV, "") == "1"
+
+
 def _ram_mb() -> int:
     try:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
@@ -113,7 +122,7 @@ class SandboxConfig:
             queue=_int("CODEBLANKS_SANDBOX_QUEUE", 512 * _cores(), minimum=0),
             spares=_int("CODEBLANKS_SANDBOX_SPARES", 2 * _cores() + 4),
             modules=modules,
-            unsafe=os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX", "") == "1",
+            unsafe=unsafe_no_sandbox(),
             per_client=_int("CODEBLANKS_SANDBOX_PER_CLIENT", 4),
             client_queue=_int("CODEBLANKS_SANDBOX_CLIENT_QUEUE", 16, minimum=0),
             wait_s=_float("CODEBLANKS_SANDBOX_WAIT_S", 10.0),

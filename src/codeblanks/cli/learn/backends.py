@@ -273,9 +273,10 @@ def backend_for(server: str | None, workspace_server: str | None = None):
         server or workspace_server or os.environ.get("CODEBLANKS_SERVER") or creds.get("server")
     )
     if not chosen:
+        from codeblanks.sandbox.config import unsafe_no_sandbox
         from codeblanks.sandbox.preflight import isolation_problem
 
-        if isolation_problem() is None or os.environ.get("CODEBLANKS_UNSAFE_NO_SANDBOX") == "1":
+        if isolation_problem() is None or unsafe_no_sandbox():
             return LocalBackend()
         chosen = DEFAULT_SERVER
     token = (

@@ -86,19 +86,15 @@ def _too_large(code: str) -> quotas.Refusal | None:
 
 
 def _room_refusal(user_id: int, lesson: Lesson, code: str) -> quotas.Refusal | None:
-    """Drafts in every other lesson plus this one may not pass the learner's room for code."""
-    limit = settings.CODEBLANKS.learner_code_bytes
+    """Drafts in every other lesson plus this one may not pass the learner's room for code
+    (``quotas.room_refusal``)."""
     others = Draft.objects.filter(user_id=user_id).exclude(lesson_uuid=lesson.uuid)
     used = sum(len(text.encode("utf-8")) for text in others.values_list("code", flat=True))
-    if used + len(code.encode("utf-8")) <= limit:
-        return None
-    message = _(
+    words = _(
         "Your drafts in other lessons take %(used)s bytes; we keep at most %(limit)s bytes of "
         "drafts for one learner. Run or reset the lessons you have finished."
     )
-    sizes = {"used": number_format(used, force_grouping=True),
-             "limit": number_format(limit, force_grouping=True)}  # fmt: skip
-    return quotas.Refusal(413, "too-much-code", message % sizes)
+    return quotas.room_refusal(used, code, words)
 
 
 def draft_save(*, learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | datetime:

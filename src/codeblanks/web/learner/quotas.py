@@ -3,7 +3,15 @@ be kept, and the work a client address may ask for: CPU time from a token bucket
 charged after the run, with what it used), a cap on its runs at once, and, if set, a ceiling on
 programs per minute (charged before the run, every program it may run). Counts live in
 Django's cache, so nodes that share a cache (Redis) share the limits. A refusal is a value with
-the HTTP status, words for the learner and, for a 429, when to try again."""
+the HTTP status, words for the learner and, for a 429, when to try again.
+
+A run (the lesson page's Run, the API's grade and bare run) meets the web's limits in this
+order, each refusal stopping it before the next: a new anonymous learner past the address's
+share (the page only: ``views/common.new_learner_limited``), the program's size and characters
+(``code_refusal``), the client's programs per minute, CPU share and runs at once (``metered``),
+then the learner's room for saved code (``room_refusal``, checked by the store in the hop that
+saves). ``run_limits`` is the one call the Run paths make for the middle three; the page's 429
+carries its Retry-After through ``tells_when_to_retry``."""
 
 from __future__ import annotations
 
@@ -12,7 +20,7 @@ import contextvars
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -85,6 +93,28 @@ def size_refusal(code: str) -> Refusal | None:
             "limit": number_format(limit, force_grouping=True),
         },
     )
+
+
+def room_refusal(used: int, code: str, words: str) -> Refusal | None:
+    """The one room check (saved code in the store, drafts in ``drafts``): a refusal, in
+    ``words`` (translated, with %(used)s, %(size)s and %(limit)s to fill), when ``used`` bytes
+    kept in other lessons and ``code`` together pass CODEBLANKS_LEARNER_CODE_BYTES."""
+    limit = settings.CODEBLANKS.learner_code_bytes
+    size = len(code.encode("utf-8"))
+    if used + size <= limit:
+        return None
+    numbers = {"used": used, "size": size, "limit": limit}
+    return Refusal(
+        413,
+        "too-much-code",
+        words % {key: number_format(n, force_grouping=True) for key, n in numbers.items()},
+    )
+
+
+def code_refusal(code: str) -> Refusal | None:
+    """What is wrong with a program before anything is done with it: its size, or a character
+    that cannot be kept."""
+    return size_refusal(code) or character_refusal(code)
 
 
 def character_refusal(code: str) -> Refusal | None:
@@ -281,3 +311,22 @@ async def metered(client: str, programs: int = 1) -> AsyncIterator[Refusal | Non
             yield None
         finally:
             await _in_cache(_settle_now, client, sum(used) + OVERHEAD_S * len(used))
+
+
+# A ``learning.tutor.Quota`` that yields this module's refusals (the API's bare run reads them).
+RunLimits = Callable[[str, int], contextlib.AbstractAsyncContextManager[Refusal | None]]
+
+
+def run_limits(client: str) -> RunLimits:
+    """The web's limits on one run, as the tutor's quota hook (module docstring: the order):
+    the program's size and characters, then ``metered`` (charged what the runs used)."""
+
+    @contextlib.asynccontextmanager
+    async def quota(code: str, programs: int) -> AsyncIterator[Refusal | None]:
+        if (refusal := code_refusal(code)) is not None:
+            yield refusal
+            return
+        async with metered(client, programs) as refusal:
+            yield refusal
+
+    return quota

@@ -1,8 +1,9 @@
 """Writes: saving code, recording attempts, answers and reveals (keyword-only, named
 ``<thing>_<verb>``); ``DjangoProgress``, the ``learning.Progress`` store over them; ``tutor_for``,
-the learning core a view calls; and the web's quotas as the tutor's hooks. Running, judging and
-wording live in ``codeblanks.learning``; moving a visitor's work onto their account in
-``claims``, forgetting idle visitors in ``expiry``.
+the learning core a view calls; and the web's limit on a blank answer as the tutor's hook (a
+run's are ``quotas.run_limits``, but for the room its saved code may take, checked here).
+Running, judging and wording live in ``codeblanks.learning``; moving a visitor's work onto their
+account in ``claims``, forgetting idle visitors in ``expiry``.
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Func, IntegerField
 from django.utils import timezone
-from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -184,12 +183,6 @@ def _fair_key(learner: Learner) -> str:
     return f"user:{learner.user_id}" if learner.user_id is not None else f"anon:{learner.anon_key}"
 
 
-def _code_refusal(code: str) -> quotas.Refusal | None:
-    """What is wrong with a program before anything is done with it: its size, or a character
-    that cannot be kept."""
-    return quotas.size_refusal(code) or quotas.character_refusal(code)
-
-
 class _Utf8Bytes(Func):
     """A text's size in UTF-8 bytes, counted by the database (both keep text as UTF-8): the
     room check on every Run reads one number, not every saved program."""
@@ -211,29 +204,18 @@ def _room_query(shape: str):
 
 def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | None:
     """A refusal when keeping ``code`` would take the learner's saved code, all lessons
-    together, over CODEBLANKS_LEARNER_CODE_BYTES (the saved code it replaces not counted)."""
-    limit = settings.CODEBLANKS.learner_code_bytes
+    together, over their room (``quotas.room_refusal``; the saved code it replaces not
+    counted)."""
     shape, key = learner.owner_slots
     sizes = compiled.select(("room", shape), lambda: _room_query(shape),
                             {"lesson": lesson.uuid, **key})  # fmt: skip
     used = sum(size or 0 for (size,) in sizes)
-    size = len(code.encode("utf-8"))
-    if used + size <= limit:
-        return None
-    return quotas.Refusal(
-        413,
-        "too-much-code",
-        _(
-            "Your saved programs in other lessons take %(used)s bytes and this one %(size)s; "
-            "we keep at most %(limit)s bytes of code for one learner. Press “Reset to starter” "
-            "in lessons you have finished, then run again."
-        )
-        % {
-            "used": number_format(used, force_grouping=True),
-            "size": number_format(size, force_grouping=True),
-            "limit": number_format(limit, force_grouping=True),
-        },
+    words = _(
+        "Your saved programs in other lessons take %(used)s bytes and this one %(size)s; "
+        "we keep at most %(limit)s bytes of code for one learner. Press “Reset to starter” "
+        "in lessons you have finished, then run again."
     )
+    return quotas.room_refusal(used, code, words)
 
 
 # ---- the learner's store, and the tutor over it (codeblanks.learning) --------------------------
@@ -293,22 +275,6 @@ def tutor_for(learner: Learner | None) -> Tutor:
     return Tutor(progress, lambda: get_sandbox(), get_language())
 
 
-def run_quota(client: str) -> Quota:
-    """The web's limits on a run: the program's size and characters, the client's CPU share
-    and runs at once (``quotas.metered``: charged what the runs used). The room a learner's
-    saved code may take is the store's to refuse (``code_save``), in the hop that saves it."""
-
-    @contextlib.asynccontextmanager
-    async def quota(code: str, programs: int) -> AsyncIterator[quotas.Refusal | None]:
-        if (refusal := _code_refusal(code)) is not None:
-            yield refusal
-            return
-        async with quotas.metered(client, programs) as refusal:
-            yield refusal
-
-    return quota
-
-
 def answer_quota(client: str) -> Quota:
     """The web's limit on a blank answer: it runs in the sandbox, so it is metered like a run."""
 
@@ -346,9 +312,7 @@ class ApiOutcome:
 
 
 async def api_run(*, code: str, client: str) -> ApiOutcome:
-    if refusal := _code_refusal(code):
-        return ApiOutcome(refusal=refusal)
-    async with quotas.metered(client) as refusal:
+    async with quotas.run_limits(client)(code, 1) as refusal:
         if refusal:
             return ApiOutcome(refusal=refusal)
         runs = await get_sandbox().arun_cases(RunRequest((code,), client=client))

@@ -172,7 +172,7 @@ async def grade(request, lesson_id: str):
     client = client_address(request)
     # With a token, exactly what the lesson page's Run does: saved code, an attempt, progress;
     # without one, the same grade kept nowhere.
-    quota = store.run_quota(client)
+    quota = quotas.run_limits(client)
     ran = await store.tutor_for(who.learner).run(lesson, code, client, quota)
     if ran.refusal:
         return refusal_error(ran.refusal)

@@ -72,7 +72,7 @@ async def lesson_run(request, lesson_id: str):
     code = code.replace("\r\n", "\n")
     learner = await sync_to_async(learner_started)(request)
     client = client_address(request)
-    quota = store.run_quota(client)
+    quota = quotas.run_limits(client)
     outcome = await store.tutor_for(learner).run(lesson, code, client, quota)
     context: dict[str, object] = {
         "run": outcome.view,
