@@ -81,7 +81,7 @@ test-suite: install
 		if [ -e test-artifacts/stage-$$stage.failed ]; then \
 			status=1; rm test-artifacts/stage-$$stage.failed; \
 			echo "== the $$stage stage failed:"; \
-			grep -E "^(FAILED|ERROR) |^=+ .* in [0-9.]+s" test-artifacts/stage-$$stage.log | head -30; \
+			grep -E "^(FAILED|ERROR) [^ ]+\.py|^=+ .* in [0-9.]+s" test-artifacts/stage-$$stage.log | head -30; \
 		fi; \
 	done; \
 	if [ $$status -ne 0 ]; then echo "== make test: FAILED (see the stages above)"; fi; \
@@ -103,7 +103,7 @@ test-repeat: system lint
 		size=$$(stat -c %s $$log); took=$$(( $$(date +%s) - start )); \
 		grep -E "^=+ .*(passed|failed|error).* =+$$" $$log | sed "s/^/   /"; \
 		if [ $$code -ne 0 ] || [ $$size -gt 5242880 ]; then \
-			grep -E "^(FAILED|ERROR) " $$log | head -20; \
+			grep -E "^(FAILED|ERROR) [^ ]+\.py" $$log | head -20; \
 			echo "== run $$i of $(N) failed after $$took s ($$size bytes of output): $$log"; status=1; break; \
 		fi; \
 		echo "== run $$i of $(N) passed in $$took s ($$size bytes of output)"; \

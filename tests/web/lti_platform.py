@@ -31,6 +31,8 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
 
+from codeblanks.web.teaching.lti import SENDER_NAME
+
 CLIENT_ID = "codeblanks-tool"
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 DL_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
@@ -217,7 +219,16 @@ class Platform:
 
         with self.scored:
             self.scored.wait_for(ready, timeout=seconds)
-            return list(self.scores)
+            received = list(self.scores)
+        # The tool's sending threads write down what they sent after the LMS answered; a
+        # request made meanwhile would meet their lock on the suite's in-memory SQLite ("table
+        # is locked", where a file database waits). Wait for them to be done.
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and any(
+            t.name == SENDER_NAME for t in threading.enumerate()
+        ):
+            time.sleep(0.01)
+        return received
 
     # ---- the platform's endpoints ----------------------------------------------------------
     def _token(self, form: dict) -> tuple[int, dict]:

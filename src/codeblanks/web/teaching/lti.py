@@ -75,6 +75,7 @@ TEACHING_ROLES = {
 USED_FOR_S = 24 * 3600
 SENDING = threading.Lock()
 LOCKED_TRIES = 20  # SQLite refuses a read while another connection writes: wait a little
+SENDER_NAME = "lti-score"  # the threads that send scores (a test waits for them to finish)
 
 
 def _refused(request, message: str, status: int = 400):
@@ -483,7 +484,8 @@ def score_later(link: LtiGrade) -> None:
         finally:
             connections.close_all()
 
-    transaction.on_commit(lambda: threading.Thread(target=go, daemon=True).start())
+    start = threading.Thread(target=go, daemon=True, name=SENDER_NAME).start
+    transaction.on_commit(start)
 
 
 def progress_changed(user_id: int | None, lesson_uuid: str) -> None:
