@@ -46,6 +46,15 @@ class Verdict(StrEnum):
         return labels[self]
 
     @classmethod
+    def label_of(cls, word: str) -> str:
+        """A stored or received verdict word for the reader (the word itself when no grader
+        of ours says it: a row from an older version, a server's answer)."""
+        try:
+            return cls(word).label()
+        except ValueError:
+            return word
+
+    @classmethod
     def of(cls, run: RunResult) -> Verdict:
         """How a run that failed ended, as a verdict: the sandbox's words for a failure are ours
         too. (A run that ended normally, ``ok``, is judged rather than named: ValueError.)"""

@@ -70,10 +70,7 @@ class Group:
 
     @property
     def verdict_label(self) -> str:
-        try:
-            return Verdict(self.verdict).label()
-        except ValueError:
-            return self.verdict
+        return Verdict.label_of(self.verdict)
 
 
 @dataclass(frozen=True)

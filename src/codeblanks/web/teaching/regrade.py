@@ -34,18 +34,11 @@ class Change:
     @property
     def old_label(self) -> str:
         """The old verdict in the reader's language (the page; the API keeps the codes)."""
-        return _label(self.old)
+        return Verdict.label_of(self.old)
 
     @property
     def new_label(self) -> str:
-        return _label(self.new)
-
-
-def _label(verdict: str) -> str:
-    try:
-        return Verdict(verdict).label()
-    except ValueError:
-        return verdict
+        return Verdict.label_of(self.new)
 
 
 @dataclass(frozen=True)

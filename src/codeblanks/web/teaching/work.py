@@ -32,10 +32,7 @@ class Try:
     @property
     def label(self) -> str:
         """The verdict in the reader's language."""
-        try:
-            return Verdict(self.verdict).label()
-        except ValueError:
-            return self.verdict
+        return Verdict.label_of(self.verdict)
 
     @property
     def diff_rows(self) -> list[tuple[str, str, str]]:
