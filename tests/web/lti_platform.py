@@ -31,6 +31,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
 
+from codeblanks.sandbox.testing import wait_until
 from codeblanks.web.teaching.lti import SENDER_NAME
 
 CLIENT_ID = "codeblanks-tool"
@@ -223,11 +224,10 @@ class Platform:
         # The tool's sending threads write down what they sent after the LMS answered; a
         # request made meanwhile would meet their lock on the suite's in-memory SQLite ("table
         # is locked", where a file database waits). Wait for them to be done.
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and any(
-            t.name == SENDER_NAME for t in threading.enumerate()
-        ):
-            time.sleep(0.01)
+        wait_until(
+            lambda: not any(t.name == SENDER_NAME for t in threading.enumerate()),
+            "the tool's score-sending threads to finish",
+        )
         return received
 
     # ---- the platform's endpoints ----------------------------------------------------------
