@@ -24,7 +24,7 @@ from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import get_sandbox
 from codeblanks.sandbox.result import Runner, RunResult
 from codeblanks.sandbox.testing import FakeRunner
-from codeblanks.web.learner import store, tokens
+from codeblanks.web.learner import api_tokens, store
 from codeblanks.web.models import LessonProgress
 from codeblanks.web.pages import selectors
 
@@ -128,7 +128,7 @@ class Api:
         monkeypatch.setattr(store, "get_sandbox", runners)
         self.client = Client(HTTP_HOST=HOST)
         self.user = get_user_model().objects.create_user("ada", password="a-long-passphrase-1")
-        _, token = tokens.token_create(user_id=self.user.pk, name="laptop")
+        _, token = api_tokens.token_create(user_id=self.user.pk, name="laptop")
         self.headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
         self.said = ""
 

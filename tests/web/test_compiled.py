@@ -1,5 +1,10 @@
-"""The learner's hot statements, compiled once (``codeblanks.web.learner.compiled``): they read
-and write what the ORM would, on SQLite and on PostgreSQL, and a second call compiles nothing."""
+"""The learner's hot statements (``codeblanks.web.learner.statements``), compiled once
+(``compiled``): they read and write what the ORM would, on SQLite and on PostgreSQL, a second
+call compiles nothing, each is kept under its own builder, and a filter's slot takes only a
+plain str or int."""
+
+import enum
+from datetime import datetime
 
 import pytest
 from django.contrib.auth.models import User
@@ -8,7 +13,7 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from codeblanks.grading import Grade
-from codeblanks.web.learner import compiled, store
+from codeblanks.web.learner import compiled, statements, store
 from codeblanks.web.learner.learners import Learner
 from codeblanks.web.learner.progress import Answer, Progress, progress_map
 from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
@@ -89,7 +94,7 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
 
 def test_an_insert_names_every_column_without_a_default():
     with pytest.raises(TypeError, match="no value for"):
-        compiled.insert(Attempt, {"lesson_uuid": FIRST.uuid})
+        statements.attempt_insert({"lesson_uuid": FIRST.uuid})
 
 
 def test_a_second_call_compiles_nothing(monkeypatch):
@@ -108,3 +113,63 @@ def test_a_second_call_compiles_nothing(monkeypatch):
         store.code_save(learner=learner, lesson=FIRST, code="two")
         assert progress_map(learner)[FIRST.uuid].code == "two"
     assert compiled_now == []
+
+
+class _Shade(enum.StrEnum):
+    DARK = "dark"
+
+
+@pytest.mark.parametrize("value", [None, True, 1.0, b"c" * 32, _Shade.DARK, datetime(2026, 1, 1)])
+def test_a_filter_slot_takes_only_a_plain_str_or_int(value):
+    learner = Learner(anon_key="c" * 32)
+    store.code_save(learner=learner, lesson=FIRST, code="kept")
+    with pytest.raises(TypeError, match="the filter slot 'anon' takes a str or an int"):
+        statements.progress_rows("anon", values={"anon": value})
+    with pytest.raises(TypeError, match="the filter slot 'lesson' takes a str or an int"):
+        statements.code_update(
+            "anon",
+            values={"code": "x", "has": True, "at": timezone.now(), "lesson": value,
+                    "anon": learner.anon_key},
+        )  # fmt: skip
+    with pytest.raises(TypeError, match="no value for the slot 'anon'"):
+        statements.progress_rows("anon", values={})
+    # Refused before reaching the database: the row is as it was, and the same statements
+    # still answer for plain values (a SET slot's datetime and bool are prepared by their field).
+    assert progress_map(learner)[FIRST.uuid].code == "kept"
+    changed = statements.code_update(
+        "anon",
+        values={"code": "new", "has": True, "at": timezone.now(), "lesson": FIRST.uuid,
+                "anon": learner.anon_key},
+    )  # fmt: skip
+    assert changed == 1 and progress_map(learner)[FIRST.uuid].code == "new"
+
+
+def test_each_statement_is_kept_under_its_own_builder_and_shape():
+    rows = statements.progress_rows
+    assert rows.compiled("anon") is rows.compiled("anon")
+    assert rows.compiled("anon") is not statements.answer_rows.compiled("anon")
+    assert rows.compiled("anon") is not rows.compiled("user")
+
+
+def test_a_builder_made_at_each_call_is_refused():
+    with pytest.raises(TypeError, match="module-level function"):
+        compiled.select(lambda shape: LessonProgress.objects.values_list("id"))
+
+    def nested(shape):
+        return LessonProgress.objects.values_list("id")
+
+    with pytest.raises(TypeError, match="module-level function"):
+        compiled.select(nested)
+
+
+@compiled.select
+def _rows_with_runs(runs: int):
+    """A builder given a value where a slot belongs: a new statement for every value."""
+    return LessonProgress.objects.filter(runs=runs).values_list("id")
+
+
+def test_a_statement_with_a_value_for_its_shape_is_stopped():
+    for runs in range(compiled.MAX_SHAPES):
+        assert _rows_with_runs(runs, values={}) == []
+    with pytest.raises(RuntimeError, match="more than 8 shapes"):
+        _rows_with_runs(compiled.MAX_SHAPES, values={})

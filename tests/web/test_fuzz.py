@@ -143,7 +143,7 @@ TOKEN_PATHS = [f"/api/lessons/{FIRST.id}/grade", *LEARNER_PATHS]
 
 @pytest.fixture
 def token_header(django_user_model):
-    from codeblanks.web.learner.tokens import token_create
+    from codeblanks.web.learner.api_tokens import token_create
 
     user = django_user_model.objects.create_user("fuzz", password="a-long-passphrase-1")
     return {"HTTP_AUTHORIZATION": "Bearer " + token_create(user_id=user.pk, name="fuzz")[1]}

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from codeblanks.content.public import option_order
 from codeblanks.learning import review
-from codeblanks.web.learner import reviews, tokens
+from codeblanks.web.learner import api_tokens, reviews
 from codeblanks.web.models import PersonalToken, QuestionAnswer, ReviewCard
 
 from .conftest import CHOICE, FIRST, HOST, MATCH
@@ -186,7 +186,7 @@ def test_hostile_review_answers_never_make_a_500(client, body):
     the API's review queue is answered below 500, in JSON."""
     user = get_user_model().objects.get_or_create(username="fuzz")[0]
     PersonalToken.objects.filter(user=user).delete()
-    _, raw = tokens.token_create(user_id=user.pk, name="fuzz")
+    _, raw = api_tokens.token_create(user_id=user.pk, name="fuzz")
     first = review.first(False, timezone.now())
     card = ReviewCard.objects.update_or_create(
         user=user, lesson_uuid=FIRST.uuid, question_id=MATCH.id,

@@ -14,7 +14,7 @@ from codeblanks.web.views import (
     lesson,
     pages,
     reviews,
-    tokens,
+    token_forms,
 )
 
 handler400 = pages.bad_request
@@ -29,8 +29,8 @@ urlpatterns = [
     path("review/", reviews.review_queue, name="review-queue"),
     path("review/<row:card_id>", reviews.review_answer, name="review-answer"),
     path("language", language.language_set, name="language"),
-    path("progress/tokens", tokens.token_create, name="token-create"),
-    path("progress/tokens/<row:token_id>/revoke", tokens.token_revoke, name="token-revoke"),
+    path("progress/tokens", token_forms.token_create, name="token-create"),
+    path("progress/tokens/<row:token_id>/revoke", token_forms.token_revoke, name="token-revoke"),
     path("lessons/<slug:lesson_id>/", lesson.lesson_page, name="lesson"),
     path("lessons/<slug:lesson_id>/review/", lesson.lesson_review, name="lesson-review"),
     path("lessons/<slug:lesson_id>/run", lesson.lesson_run, name="lesson-run"),

@@ -7,23 +7,50 @@ kept on that connection (one per thread: nothing is shared between threads); aft
 a cursor's ``execute`` with the new values, and the ORM's own converters on what comes back. The
 models stay the one description of the tables: the SQL is always the ORM's.
 
-A value that changes between calls is a ``slot`` in the queryset given to ``select`` or
-``update``. A slot in a filter (``lesson_uuid=slot("lesson")``) takes text or an integer, passed
-to the database as it is (what the ORM does with a key of either); a slot among an UPDATE's values
+The statements all live in ``statements.py``, the one module that imports this one (held by
+tests/architecture/test_compiled_fence.py). Each is its builder function, decorated:
+``@select`` on one that returns a ``values_list`` queryset, ``@update`` on one that returns
+``(queryset, set_values)``; ``insert(Model)`` for a whole new row. A compiled statement is kept
+under that object and the builder's arguments, its *shape* (``"user"`` or ``"anon"``: a few
+values, never a learner's), so no call site names a key and two statements cannot share one. A
+builder must be a module-level function: a new function object per call would compile again
+on every call.
+
+A value that changes between calls is a ``slot`` in the built queryset. A slot in a filter
+(``lesson_uuid=slot("lesson")``) takes a ``str`` or an ``int`` (not a ``bool``, an enum or
+``None``), passed to the database as it is; anything else is a ``TypeError`` at the call. The
+ORM would have prepared any other value by the column's field; unprepared, it would reach the
+driver as it is, to be compared as something else or refused. A slot among an UPDATE's values
 is prepared at each call as the ORM prepares that column's values (``Field.get_db_prep_save``),
-so datetimes, booleans and JSON are too. ``insert`` takes a whole row, every column a slot.
-A learner's values only ever arrive at a call, never while compiling.
+so datetimes, booleans and JSON are too; so is every column of an ``insert``. A learner's
+values only ever arrive at a call, never while compiling.
+
+What the ORM's ``save()`` would add is skipped: no ``pre_save`` (so no ``auto_now`` or
+``auto_now_add``: the statements set ``updated_at`` and ``created_at`` themselves) and no model
+signals. That is fine for what is written here (a program saved, a run counted, an attempt
+kept): no receiver listens for them. The one write that has a receiver, a solve (the LMS is
+sent the new score, ``teaching/signals.py``), goes through the model in ``store.py``; a new
+receiver on ``LessonProgress`` or ``Attempt`` must be checked against these statements.
+
+This is Django's private compiler API (``Query.get_compiler``, ``SQLCompiler.as_sql``,
+``get_converters``, ``UpdateQuery.add_update_values``, ``InsertQuery.insert_values``): the
+``django<6`` pin in pyproject.toml holds for it (what to check before raising it is written
+there).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+import functools
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, Generic, TypeVar
 
 from django.db import connections
 from django.db.models import Model, QuerySet, TextField, Value, sql
 
 _SLOT_PREFIX = "\x00codeblanks-slot:"
+# More shapes than this for one statement means a builder is given values, not a shape: each
+# would be compiled and kept for as long as the connection lives.
+MAX_SHAPES = 8
 
 
 def slot(name: str) -> Value:
@@ -50,6 +77,24 @@ def _positions(params: Iterable[Any]) -> list[tuple[str | None, Any]]:
     return out
 
 
+def _given(values: dict[str, Any], name: str) -> Any:
+    try:
+        return values[name]
+    except KeyError:
+        raise TypeError(f"compiled: no value for the slot {name!r}") from None
+
+
+def _filter_value(values: dict[str, Any], name: str) -> str | int:
+    """A filter slot's value, which goes to the database unprepared: only a plain str or int."""
+    value = _given(values, name)
+    if type(value) is str or type(value) is int:
+        return value
+    raise TypeError(
+        f"compiled: the filter slot {name!r} takes a str or an int, "
+        f"not {type(value).__name__} ({value!r})"
+    )
+
+
 class _Select:
     def __init__(self, queryset: QuerySet) -> None:
         query = queryset.query
@@ -60,8 +105,11 @@ class _Select:
         cols = [col for col, _, _ in self.compiler.select[: self.compiler.col_count]]
         self.converters = self.compiler.get_converters(cols)
 
-    def __call__(self, values: dict[str, Any]) -> list[tuple]:
-        params = [values[name] if name is not None else const for name, const in self.params]
+    def run(self, values: dict[str, Any]) -> list[tuple]:
+        params = [
+            _filter_value(values, name) if name is not None else const
+            for name, const in self.params
+        ]
         with self.connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall()
@@ -88,15 +136,16 @@ class _Update:
         self.fields = fields
         self.params = _positions(params)
 
-    def __call__(self, values: dict[str, Any]) -> int:
+    def run(self, values: dict[str, Any]) -> int:
         params = []
         for name, const in self.params:
             if name is None:
                 params.append(const)
             elif name in self.fields:
-                params.append(self.fields[name].get_db_prep_save(values[name], self.connection))
+                value = _given(values, name)
+                params.append(self.fields[name].get_db_prep_save(value, self.connection))
             else:
-                params.append(values[name])
+                params.append(_filter_value(values, name))
         with self.connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             return cursor.rowcount
@@ -120,9 +169,9 @@ class _Insert:
         self.sql, self.params = sql_text, _positions(params)
         self.fields = {f.attname: f for f in fields}
 
-    def __call__(self, values: dict[str, Any]) -> None:
+    def run(self, values: dict[str, Any]) -> None:
         params = [
-            self.fields[name].get_db_prep_save(values[name], self.connection)
+            self.fields[name].get_db_prep_save(_given(values, name), self.connection)
             if name is not None
             else const
             for name, const in self.params
@@ -131,41 +180,99 @@ class _Insert:
             cursor.execute(self.sql, params)
 
 
-def _kept(key: tuple, build: Callable[[], Any], using: str = "default") -> Any:
-    connection = connections[using]
-    kept = connection.__dict__.setdefault("_codeblanks_compiled", {})
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = build()
-    return found
+C = TypeVar("C", _Select, _Update, _Insert)
 
 
-def select(key: tuple, build: Callable[[], QuerySet], values: dict[str, Any]) -> list[tuple]:
-    """The rows of ``build()`` (a ``values_list`` queryset with slots in it) for ``values``.
-    ``key`` names the shape: calls with the same key must build the same SQL."""
-    return _kept(("select", *key), lambda: _Select(build()))(values)
+class _Statement(Generic[C]):
+    """One statement: compiled on first use for each shape and connection, kept on the
+    connection under this object (so under its builder) and the shape."""
+
+    def __init__(self, compile: Callable[..., C], name: str) -> None:
+        self._compile: Callable[..., C] = compile
+        self.name = name
+
+    def compiled(self, *shape: Hashable, using: str = "default") -> C:
+        connection = connections[using]
+        kept = connection.__dict__.setdefault("_codeblanks_compiled", {})
+        found = kept.get((self, shape))
+        if found is None:
+            if sum(1 for statement, _ in kept if statement is self) >= MAX_SHAPES:
+                raise RuntimeError(
+                    f"compiled: {self.name} has more than {MAX_SHAPES} shapes; a shape is a "
+                    "few fixed values (by account or by key), never a learner's"
+                )
+            found = kept[(self, shape)] = self._compile(*shape)
+        return found
+
+    def __repr__(self) -> str:
+        return f"<compiled statement {self.name}>"
 
 
-def update(
-    key: tuple, build: Callable[[], tuple[QuerySet, dict[str, Any]]], values: dict[str, Any]
-) -> int:
-    """``queryset.update(**set_values)`` for ``build() == (queryset, set_values)``, with the
-    slots filled from ``values``; the number of rows it changed."""
-    return _kept(("update", *key), lambda: _Update(*build()))(values)
+class Select(_Statement[_Select]):
+    def __call__(self, *shape: Hashable, values: dict[str, Any]) -> list[tuple]:
+        """The rows of the builder's queryset for ``shape``, its slots filled from ``values``."""
+        return self.compiled(*shape).run(values)
 
 
-def insert(model: type[Model], values: dict[str, Any]) -> None:
-    """One new row of ``model`` from ``values``, by each column's attribute name (``user_id``):
-    a field left out takes its model default, as the ORM gives it (the database has none); one
-    without a default must be named."""
-    row = dict(values)
-    missing = []
-    for field in model._meta.concrete_fields:
-        if field.primary_key or field.attname in row:
-            continue
-        if not field.has_default():
-            missing.append(field.attname)
-        row[field.attname] = field.get_default()
-    if missing:
-        raise TypeError(f"compiled.insert: no value for {', '.join(sorted(missing))}")
-    _kept(("insert", model._meta.label), lambda: _Insert(model))(row)
+class Update(_Statement[_Update]):
+    def __call__(self, *shape: Hashable, values: dict[str, Any]) -> int:
+        """The builder's ``queryset.update(**set_values)`` for ``shape``, its slots filled from
+        ``values``; the number of rows it changed."""
+        return self.compiled(*shape).run(values)
+
+
+class Insert(_Statement[_Insert]):
+    def __init__(self, model: type[Model]) -> None:
+        def build() -> _Insert:
+            return _Insert(model)
+
+        super().__init__(build, f"insert({model._meta.label})")
+        self.model = model
+
+    def __call__(self, values: dict[str, Any]) -> None:
+        """One new row from ``values``, by each column's attribute name (``user_id``): a field
+        left out takes its model default, as the ORM gives it (the database has none); one
+        without a default must be named."""
+        row = dict(values)
+        missing = []
+        for field in self.model._meta.concrete_fields:
+            if field.primary_key or field.attname in row:
+                continue
+            if not field.has_default():
+                missing.append(field.attname)
+            row[field.attname] = field.get_default()
+        if missing:
+            raise TypeError(f"compiled: {self.name} has no value for {', '.join(sorted(missing))}")
+        self.compiled().run(row)
+
+
+def _builder_name(build: Callable[..., Any]) -> str:
+    """The builder's full name; a function made at each call (a lambda, a nested function) is
+    refused, since the statement is kept under it."""
+    qualname = getattr(build, "__qualname__", "")
+    if not qualname or "<" in qualname or "." in qualname:
+        raise TypeError(
+            f"compiled: a statement's builder must be a module-level function, not {build!r}"
+        )
+    return f"{build.__module__}.{qualname}"
+
+
+def select(build: Callable[..., QuerySet]) -> Select:
+    """Decorate a builder of a ``values_list`` queryset with slots in it: calling the result
+    with the builder's arguments (the shape) and ``values=`` gives the rows."""
+    statement = Select(lambda *shape: _Select(build(*shape)), _builder_name(build))
+    functools.update_wrapper(statement, build)
+    return statement
+
+
+def update(build: Callable[..., tuple[QuerySet, dict[str, Any]]]) -> Update:
+    """Decorate a builder of ``(queryset, set_values)`` with slots in them: calling the result
+    with the builder's arguments (the shape) and ``values=`` runs the UPDATE."""
+    statement = Update(lambda *shape: _Update(*build(*shape)), _builder_name(build))
+    functools.update_wrapper(statement, build)
+    return statement
+
+
+def insert(model: type[Model]) -> Insert:
+    """The INSERT of one whole ``model`` row."""
+    return Insert(model)

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from codeblanks.web.door.addresses import client_address
-from codeblanks.web.learner import compiled, expiry, quotas
+from codeblanks.web.learner import expiry, quotas
 
 SESSION_KEY = "codeblanks_learner"
 NEW_LEARNER_WINDOW_S = 3600
@@ -35,8 +35,9 @@ class Learner:
 
     @property
     def owner_slots(self) -> tuple[str, dict[str, object]]:
-        """``owner`` for a compiled statement (``web/learner/compiled.py``): the filter's shape (by
-        account or by anonymous key; ``owner_filter`` builds it) and the values of its slots."""
+        """``owner`` for a compiled statement (``statements.py``): the filter's shape (by
+        account or by anonymous key; ``statements.owner_filter`` builds it) and the values of
+        its slots."""
         if self.user_id is not None:
             return "user", {"user": self.user_id}
         return "anon", {"anon": self.anon_key}
@@ -53,14 +54,6 @@ class Learner:
         if self.user_id is not None:
             return {"user_id": self.user_id, "anon_key": ""}
         return {"user_id": None, "anon_key": self.anon_key}
-
-
-def owner_filter(shape: str, prefix: str = "") -> dict[str, object]:
-    """``Learner.owner`` of either shape with slots for its values (``Learner.owner_slots``);
-    ``prefix`` reaches the rows through a relation (``"progress__"``)."""
-    if shape == "user":
-        return {f"{prefix}user_id": compiled.slot("user")}
-    return {f"{prefix}user__isnull": True, f"{prefix}anon_key": compiled.slot("anon")}
 
 
 class TooManyLearners(Exception):

@@ -1,6 +1,6 @@
 """A learner's progress in each lesson, read: one ``Progress`` per lesson they touched (their
 saved code, solved or not, hints seen, answers, runs), in two queries compiled once
-(``compiled``). The store (``store``) writes these rows and the tutor reads them back through
+(``statements``). The store (``store``) writes these rows and the tutor reads them back through
 it; pages build on them (``pages/selectors.py``)."""
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from codeblanks.content.model import Lesson
-from codeblanks.web.learner import compiled
-from codeblanks.web.learner.learners import Learner, owner_filter
-from codeblanks.web.models import LessonProgress, QuestionAnswer
+from codeblanks.web.learner import statements
+from codeblanks.web.learner.learners import Learner
 
 # A lesson's state for its learner, from nothing done to everything done.
 NOT_STARTED = "not-started"
@@ -63,20 +62,6 @@ class Progress:
 EMPTY = Progress()
 
 
-_PROGRESS_COLUMNS = (
-    "id",
-    "lesson_uuid",
-    "code",
-    "has_code",
-    "solved_at",
-    "revealed_at",
-    "hints_revealed",
-    "question_hints",
-    "runs",
-    "last_run_at",
-)
-
-
 def progress_map(
     learner: Learner | None, uuids: Iterable[str] | None = None
 ) -> dict[str, Progress]:
@@ -90,11 +75,11 @@ def progress_map(
     wanted = None if uuids is None else set(uuids)
     answers: dict[int, dict[str, Answer]] = {}
     shape, key = learner.owner_slots
-    found = compiled.select(("answers", shape), lambda: _answers_query(shape), key)
+    found = statements.answer_rows(shape, values=key)
     for progress_id, question_id, answer, correct, tries in found:
         answers.setdefault(progress_id, {})[question_id] = Answer(answer, correct, tries)
     out: dict[str, Progress] = {}
-    rows = compiled.select(("progress", shape), lambda: _progress_query(shape), key)
+    rows = statements.progress_rows(shape, values=key)
     for row_id, uuid, code, has_code, solved, revealed, hints, q_hints, runs, last in rows:
         if wanted is not None and uuid not in wanted:
             continue
@@ -109,16 +94,6 @@ def progress_map(
             last_run=last,
         )
     return out
-
-
-def _answers_query(shape: str):
-    return QuestionAnswer.objects.filter(**owner_filter(shape, "progress__")).values_list(
-        "progress_id", "question_id", "answer", "correct", "tries"
-    )
-
-
-def _progress_query(shape: str):
-    return LessonProgress.objects.filter(**owner_filter(shape)).values_list(*_PROGRESS_COLUMNS)
 
 
 def progress_get(learner: Learner | None, lesson: Lesson) -> Progress:

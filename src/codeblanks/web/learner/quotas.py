@@ -31,11 +31,11 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from codeblanks.learning.texts import unkeepable
 from codeblanks.learning.tutor import Refused
 from codeblanks.sandbox.service import cpu_tally
 from codeblanks.web.door.outages import cache_gap
 from codeblanks.web.learner import cpu_meter
-from codeblanks.web.learner.texts import unkeepable
 
 log = logging.getLogger("codeblanks.web")
 

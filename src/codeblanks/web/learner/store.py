@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
-from django.db.models import Func, IntegerField
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -25,10 +24,10 @@ from codeblanks.learning import NoProgress, Tutor
 from codeblanks.learning.tutor import Quota
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import RunRequest
-from codeblanks.web.learner import compiled, quotas
-from codeblanks.web.learner.learners import Learner, owner_filter
+from codeblanks.web.learner import quotas, statements
+from codeblanks.web.learner.learners import Learner
 from codeblanks.web.learner.progress import progress_get
-from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
+from codeblanks.web.models import LessonProgress, QuestionAnswer
 
 # What other apps keep on an attempt row beside the run, each worked out from the grade and the
 # program: the teaching app's item analysis, plugged in by ``web/apps.py``. The store calls them
@@ -49,27 +48,20 @@ def _progress_for_update(learner: Learner, lesson: Lesson) -> LessonProgress:
 def code_save(*, learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | None:
     """Keep ``code`` as the learner's latest program for this lesson, unless it would take
     their saved code over its room (``_room_refusal``: then nothing is kept, and nothing run).
-    One UPDATE on every Run after the first (no row read first; compiled once, ``compiled``),
+    One UPDATE on every Run after the first (no row read first; ``statements.code_update``),
     the row made when there is none yet."""
     if (refusal := _room_refusal(learner, lesson, code)) is not None:
         return refusal
     now = timezone.now()
     shape, key = learner.owner_slots
     saved = {"code": code, "has": True, "at": now, "lesson": lesson.uuid, **key}
-    if compiled.update(("code", shape), lambda: _code_update(shape), saved):
+    if statements.code_update(shape, values=saved):
         return None
     with transaction.atomic():
         row = _progress_for_update(learner, lesson)
         row.code, row.has_code, row.code_saved_at = code, True, now
         row.save(update_fields=["code", "has_code", "code_saved_at", "updated_at"])
     return None
-
-
-def _code_update(shape: str):
-    rows = LessonProgress.objects.filter(lesson_uuid=compiled.slot("lesson"), **owner_filter(shape))
-    at = compiled.slot("at")
-    return rows, {"code": compiled.slot("code"), "has_code": compiled.slot("has"),
-                  "code_saved_at": at, "updated_at": at}  # fmt: skip
 
 
 @transaction.atomic
@@ -123,20 +115,17 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     marks the exercise solved). Returns the anticipated mistake the previous run of the lesson
     made, and keeps this run's in its place; a run the platform could not do leaves it as it
     was. One transaction: the row read and locked, the attempt inserted, the row updated (the
-    read and the update compiled once, ``compiled``; a solve saved through the model, for its
-    signal)."""
+    read, the insert and the update compiled once, ``statements``; a solve saved through the
+    model, for its signal)."""
     shape, key = learner.owner_slots
-    found = compiled.select(
-        ("run-row", shape), lambda: _run_row_query(shape), {"lesson": lesson.uuid, **key}
-    )
+    found = statements.run_row(shape, values={"lesson": lesson.uuid, **key})
     if found:
         row_id, runs, solved_at, mistake = found[0]
     else:  # the first run in this lesson that left no code saved (a refusal saves none)
         row = _progress_for_update(learner, lesson)
         row_id, runs, solved_at, mistake = row.id, row.runs, row.solved_at, row.last_mistake
     now = timezone.now()
-    compiled.insert(
-        Attempt,
+    statements.attempt_insert(
         {
             "lesson_uuid": lesson.uuid,
             "verdict": grade.verdict.value,
@@ -159,23 +148,8 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
         row.save(update_fields=["runs", "last_run_at", "solved_at", "last_mistake", "updated_at"])
         return previous
     counted = {"id": row_id, "runs": runs + 1, "at": now, "mistake": mistake, "now": now}
-    compiled.update(("run-row",), _run_row_update, counted)
+    statements.run_row_update(values=counted)
     return previous
-
-
-def _run_row_query(shape: str):
-    """The learner's row for the lesson, locked until the run is recorded: what the run
-    changes on it."""
-    rows = LessonProgress.objects.select_for_update().filter(
-        lesson_uuid=compiled.slot("lesson"), **owner_filter(shape)
-    )
-    return rows.values_list("id", "runs", "solved_at", "last_mistake")
-
-
-def _run_row_update():
-    row = LessonProgress.objects.filter(id=compiled.slot("id"))
-    names = {"runs": "runs", "last_run_at": "at", "last_mistake": "mistake", "updated_at": "now"}
-    return row, {column: compiled.slot(name) for column, name in names.items()}
 
 
 def _fair_key(learner: Learner) -> str:
@@ -183,32 +157,12 @@ def _fair_key(learner: Learner) -> str:
     return f"user:{learner.user_id}" if learner.user_id is not None else f"anon:{learner.anon_key}"
 
 
-class _Utf8Bytes(Func):
-    """A text's size in UTF-8 bytes, counted by the database (both keep text as UTF-8): the
-    room check on every Run reads one number, not every saved program."""
-
-    output_field = IntegerField()
-    template = "OCTET_LENGTH(%(expressions)s)"
-
-    def as_sqlite(self, compiler, connection, **extra):
-        return self.as_sql(compiler, connection, template="LENGTH(CAST(%(expressions)s AS BLOB))")
-
-
-def _room_query(shape: str):
-    """The size of each program the learner keeps in the other lessons: one small number a
-    lesson they touched (summed by the caller)."""
-    others = LessonProgress.objects.filter(**owner_filter(shape))
-    others = others.exclude(lesson_uuid=compiled.slot("lesson"))
-    return others.annotate(size=_Utf8Bytes("code")).values_list("size")
-
-
 def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal | None:
     """A refusal when keeping ``code`` would take the learner's saved code, all lessons
     together, over their room (``quotas.room_refusal``; the saved code it replaces not
     counted)."""
     shape, key = learner.owner_slots
-    sizes = compiled.select(("room", shape), lambda: _room_query(shape),
-                            {"lesson": lesson.uuid, **key})  # fmt: skip
+    sizes = statements.code_sizes(shape, values={"lesson": lesson.uuid, **key})
     used = sum(size or 0 for (size,) in sizes)
     words = _(
         "Your saved programs in other lessons take %(used)s bytes and this one %(size)s; "

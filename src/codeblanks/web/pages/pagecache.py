@@ -105,7 +105,7 @@ def vary(value, keep: list) -> Hashable:
     kinds this module knows: anything else is an error, never a key that might leave out what
     makes two renderings differ."""
     from codeblanks.web.pages.coursemap import CourseMap
-    from codeblanks.web.pages.questions import QuestionView
+    from codeblanks.web.pages.question_display import QuestionView
     from codeblanks.web.pages.selectors import CourseProgress, HintsView, LevelBlock
 
     if value is None or type(value) in _PLAIN:  # most of what a key holds: no checks below

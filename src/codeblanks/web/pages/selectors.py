@@ -27,7 +27,7 @@ from codeblanks.web.learner.progress import (
     progress_map,
 )
 from codeblanks.web.models import LessonProgress
-from codeblanks.web.pages.questions import QuestionView, question_view
+from codeblanks.web.pages.question_display import QuestionView, question_view
 
 STATE_LABELS = {  # lazy: each in the language of the page that shows it
     NOT_STARTED: _("Not started"),

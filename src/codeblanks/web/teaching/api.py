@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.web.door.addresses import client_address
-from codeblanks.web.learner import tokens
+from codeblanks.web.learner import api_tokens
 from codeblanks.web.teaching import classes, deadlines, exports, work
 from codeblanks.web.teaching import regrade as regrade_module
 from codeblanks.web.teaching.roster import progress_download, roster, roster_json
@@ -22,7 +22,7 @@ from codeblanks.web.views.common import absolute_url
 
 def _user(request):
     """The token's user, or the 401 answer (these endpoints are never anonymous)."""
-    who = tokens.bearer_learner(request.headers.get("Authorization", ""))
+    who = api_tokens.bearer_learner(request.headers.get("Authorization", ""))
     if who.refusal:
         return refused(who)
     if who.learner is None:

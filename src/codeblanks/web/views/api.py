@@ -1,7 +1,7 @@
 """The JSON API for programs (the CLI, scripts, other front ends); see docs/api.md.
 
 It never uses a session or a CSRF token, so a browser's cookies cannot make it act for a
-learner; only a personal token in ``Authorization: Bearer`` does (``tokens.py``), and without
+learner; only a personal token in ``Authorization: Bearer`` does (``api_tokens.py``), and without
 one it writes nothing to the database. Every error is a JSON object
 ``{"error": <code>, "message": <words>}`` with a 4xx status; no input makes it answer 500.
 """
@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from codeblanks.content.public import reading_next
 from codeblanks.web.door.addresses import client_address
-from codeblanks.web.learner import quotas, store, tokens
+from codeblanks.web.learner import api_tokens, quotas, store
 from codeblanks.web.learner.progress import EMPTY, NOT_STARTED, progress_map
 from codeblanks.web.pages import selectors
 from codeblanks.web.views.common import absolute_url
@@ -34,15 +34,15 @@ def refusal_error(r) -> JsonResponse:
     return error(r.status, r.error, r.message, quotas.headers(r))
 
 
-async def bearer(request) -> tokens.Bearer:
+async def bearer(request) -> api_tokens.Bearer:
     """Who a personal token in ``Authorization`` says the caller is (docs/api.md)."""
     header = request.headers.get("Authorization", "")
     if not header:
-        return tokens.Bearer()
-    return await sync_to_async(tokens.bearer_learner)(header)
+        return api_tokens.Bearer()
+    return await sync_to_async(api_tokens.bearer_learner)(header)
 
 
-def refused(who: tokens.Bearer) -> JsonResponse:
+def refused(who: api_tokens.Bearer) -> JsonResponse:
     message = _("%(refusal)s Make a new one on your progress page.") % {"refusal": who.refusal}
     return error(401, "bad-token", message)
 
@@ -122,7 +122,7 @@ def lessons(request):
     ]
     header = request.headers.get("Authorization", "")
     if header:
-        who = tokens.bearer_learner(header)
+        who = api_tokens.bearer_learner(header)
         if who.refusal:
             return refused(who)
         progress = progress_map(who.learner)

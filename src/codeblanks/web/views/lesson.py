@@ -17,7 +17,7 @@ from codeblanks.web.door.addresses import client_address
 from codeblanks.web.learner import drafts, quotas, store
 from codeblanks.web.learner.learners import learner_from_request, learner_started
 from codeblanks.web.pages import selectors
-from codeblanks.web.pages.questions import question_view
+from codeblanks.web.pages.question_display import question_view
 from codeblanks.web.views.common import lesson_or_404, new_learner_limited
 
 LESSON = "codeblanks/lesson.html"

@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.http import require_safe
 
-from codeblanks.web.learner import reviews, tokens
+from codeblanks.web.learner import api_tokens, reviews
 from codeblanks.web.learner.learners import learner_from_request
 from codeblanks.web.pages import selectors
 from codeblanks.web.pages.coursemap import course_maps
-from codeblanks.web.views import tokens as token_views
+from codeblanks.web.views import token_forms
 
 # The courses the home page lists first, before the catalogue's order: the one for people who
 # have never programmed, so a beginner meets it before the NumPy map (the learner trial's F12).
@@ -56,8 +56,8 @@ def progress(request):
     summary = selectors.progress_summary(learner_from_request(request))
     context = {"summary": summary, "tokens": []}
     if request.user.is_authenticated:
-        context["tokens"] = tokens.token_list(user_id=request.user.pk)
-        context["token_form_once"] = token_views.form_once(request)
+        context["tokens"] = api_tokens.token_list(user_id=request.user.pk)
+        context["token_form_once"] = token_forms.form_once(request)
     return render(request, "codeblanks/progress.html", context)
 
 

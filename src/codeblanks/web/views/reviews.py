@@ -17,7 +17,7 @@ from codeblanks.learning.answers import Form, Given
 from codeblanks.web.door.addresses import client_address
 from codeblanks.web.learner import reviews, store
 from codeblanks.web.learner.learners import Learner
-from codeblanks.web.pages.questions import question_view
+from codeblanks.web.pages.question_display import question_view
 from codeblanks.web.views.api import (
     bearer,
     error,

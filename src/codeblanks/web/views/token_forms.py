@@ -1,5 +1,6 @@
-"""The progress page's personal tokens: make one (shown once), revoke one. Only a signed-in
-learner has tokens; each acts on that learner's own progress (``codeblanks.web.learner.tokens``)."""
+"""The progress page's token forms: make a personal API token (shown once), revoke one. Only a
+signed-in learner has tokens; each acts on that learner's own progress
+(``codeblanks.web.learner.api_tokens``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from codeblanks.web.learner import tokens
+from codeblanks.web.learner import api_tokens
 from codeblanks.web.learner.learners import learner_from_request
 from codeblanks.web.pages import selectors
 
@@ -33,16 +34,16 @@ def token_create(request):
     sent = request.POST.get("once")
     if sent is not None and sent != request.session.pop(FORM_KEY, None):
         return redirect(reverse("progress") + "#tokens-head")  # posted again: made already
-    made = tokens.token_create(user_id=request.user.pk, name=request.POST.get("name", ""))
+    made = api_tokens.token_create(user_id=request.user.pk, name=request.POST.get("name", ""))
     context = {
         "summary": selectors.progress_summary(learner_from_request(request)),
-        "tokens": tokens.token_list(user_id=request.user.pk),
+        "tokens": api_tokens.token_list(user_id=request.user.pk),
         "token_form_once": form_once(request),
     }
     if made is None:
         context["token_error"] = _(
             "You have %(count)s tokens already: revoke one you no longer use first."
-        ) % {"count": tokens.MAX_TOKENS}
+        ) % {"count": api_tokens.MAX_TOKENS}
     else:
         context["new_token"] = made[1]  # shown this once, never stored in clear
     return render(request, "codeblanks/progress.html", context, status=200 if made else 422)
@@ -51,5 +52,5 @@ def token_create(request):
 @login_required
 @require_POST
 def token_revoke(request, token_id: int):
-    tokens.token_revoke(user_id=request.user.pk, token_id=token_id)
+    api_tokens.token_revoke(user_id=request.user.pk, token_id=token_id)
     return redirect("progress")
