@@ -1,4 +1,4 @@
-""" "Fill in the line" review cards (issue 40): one line of a solved lesson's solution with one
+""" "Fill in the line" review cards: one line of a solved lesson's solution with one
 part blanked, asked in the review queue beside the lesson's own questions.
 
 The card is a ``BlankQuestion`` made from the lesson when it is read, never stored, so it follows

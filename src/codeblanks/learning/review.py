@@ -1,4 +1,4 @@
-"""The review queue's schedule (issue 40): every question a learner has answered is a card that
+"""The review queue's schedule: every question a learner has answered is a card that
 FSRS (the ``fsrs`` package, not a scheduler of our own) brings back just before it would be
 forgotten. The same rules for every door; a store keeps the cards (web: ``web/learner/reviews.py``).
 

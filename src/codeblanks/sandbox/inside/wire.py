@@ -1,8 +1,9 @@
 """Framing shared by the trusted side and the code inside the sandbox.
 
-This file is imported both as ``codeblanks.sandbox.inside.wire`` on the trusted side (supervisor,
-spare_pool, zygote_process, execute) and as plain ``wire`` inside the sandbox root (zygote,
-runner), so it uses the standard library only. The full protocol is
+This file is imported both as ``codeblanks.sandbox.inside.wire`` on the trusted side (the
+sandbox's supervisor, spare_pool, zygote_process and execute; grading's blanks and rules, for
+``PRIVATE_END``) and as plain ``wire`` inside the sandbox root (zygote, runner), so it uses the
+standard library only. The full protocol is
 written at the top of ``zygote.py``; this module holds its constants and byte layouts.
 """
 

@@ -2,7 +2,7 @@
 the tests and ``benchmarks/grading.py`` call instead of each building its own scope.
 
 No socket and no server: what it measures is the application alone. ``benchmarks/api_run.py``
-goes through a real socket on purpose (issue 44) and does not use this."""
+goes through a real socket on purpose (a real client's cost includes it) and does not use this."""
 
 from __future__ import annotations
 

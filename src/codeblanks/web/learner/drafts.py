@@ -1,5 +1,5 @@
 """Drafts: what a signed-in learner typed in a lesson's editor and has not run, kept on the
-server so a reload, a closed tab or another device does not lose it (issue 40). The browser
+server so a reload, a closed tab or another device does not lose it. The browser
 keeps it in localStorage at once and sends it here within seconds (``static/codeblanks/
 drafts.js``); the API's ``PUT /api/lessons/<id>/draft`` does the same with a token.
 

@@ -1,4 +1,4 @@
-"""The review queue's store (issue 40): a signed-in learner's cards, made from their answers
+"""The review queue's store: a signed-in learner's cards, made from their answers
 and scheduled by ``codeblanks.learning.review`` (FSRS). The page (``views/reviews.py``) and the
 API read and answer cards here; the answer itself is judged by the ``Tutor``, as in a lesson,
 but never changes the lesson's own answer.

@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """Drafts: a signed-in learner's unrun editor text per lesson (issue 40)."""
+    """Drafts: a signed-in learner's unrun editor text per lesson."""
 
     dependencies = [
         ("codeblanks", "0008_lessonprogress_reviewed_at"),

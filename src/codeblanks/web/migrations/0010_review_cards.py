@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """The review queue: one FSRS card per question a signed-in learner answered (issue 40)."""
+    """The review queue: one FSRS card per question a signed-in learner answered."""
 
     dependencies = [
         ("codeblanks", "0009_drafts"),

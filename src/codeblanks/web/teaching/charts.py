@@ -1,7 +1,7 @@
 """Horizontal bar charts as inline SVG, drawn on the server (no script, no network): one bar
 per row, its count at its end. Accessible: ``role="img"`` with a label that reads out every
 bar, and every text escaped (labels are learners' answers). Everything stays inside the view
-box (issue 38): a long label wraps onto a second line (then is cut with "…"; the full text is
+box: a long label wraps onto a second line (then is cut with "…"; the full text is
 in the table beside it), and the bars are scaled so the largest count still fits after its bar."""
 
 from __future__ import annotations
