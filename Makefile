@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The interface's translations: each .po compiled to its .mo, whenever it changes.
-PO := $(wildcard src/codeblanks/web/locale/*/LC_MESSAGES/*.po)
+PO := $(wildcard src/codeblanks/locale/*/LC_MESSAGES/*.po)
 MO := $(PO:.po=.mo)
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 # The suite in four workers (pytest-xdist), two cores or not: most tests wait on a sandbox child,

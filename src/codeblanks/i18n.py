@@ -1,8 +1,9 @@
 """The interface's languages, for every layer.
 
-There is one gettext catalogue for the whole interface, ``web/locale/<lang>/LC_MESSAGES/django.po``:
-Django reads it for templates and views, and this module reads the same compiled file for the
-grader's feedback and the CLI, which run without Django. The current language is a context
+There is one gettext catalogue for the whole interface, ``locale/<lang>/LC_MESSAGES/django.po``
+beside this module (not inside ``web/``: every layer reads it): Django reads it for templates
+and views, and this module reads the same compiled file for the grader's feedback and the CLI,
+which run without Django. The current language is a context
 variable, so each request (or each grading thread, which sets it with ``language()``) has its own.
 The ``.mo`` files are built from the ``.po`` files by ``make install`` (``compile``), never by
 hand and never committed (docs/translating.md).
@@ -19,7 +20,7 @@ from pathlib import Path
 
 LANGUAGES: dict[str, str] = {"en": "English", "tr": "Türkçe"}  # code -> its own name
 DEFAULT = "en"  # the language the interface's strings are written in
-LOCALE_DIR = Path(__file__).parent / "web" / "locale"
+LOCALE_DIR = Path(__file__).parent / "locale"  # beside this module: every layer reads it
 DOMAIN = "django"  # Django's domain, so both read one catalogue
 
 _current: ContextVar[str] = ContextVar("codeblanks_language", default=DEFAULT)

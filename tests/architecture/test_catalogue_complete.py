@@ -21,6 +21,7 @@ from babel.messages.pofile import read_po
 from codeblanks import i18n
 
 SOURCE = Path(i18n.__file__).parent  # src/codeblanks
+LOCALE = i18n.LOCALE_DIR.relative_to(SOURCE)  # the catalogues, in the source tree
 # As the Makefile's `messages` target runs it (keep the two alike).
 MAKEMESSAGES = [
     "makemessages",
@@ -72,7 +73,7 @@ def fresh(tmp_path_factory) -> Path:
     # The project's settings, with the catalogues of the copy instead of the committed ones.
     (root / "catalogue_settings.py").write_text(
         "from codeblanks.web.settings import *  # noqa: F403\n"
-        f"LOCALE_PATHS = [{str(copy / 'web' / 'locale')!r}]\n"
+        f"LOCALE_PATHS = [{str(copy / LOCALE)!r}]\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), *sys.path])}
     env["DJANGO_SETTINGS_MODULE"] = "catalogue_settings"
@@ -80,7 +81,7 @@ def fresh(tmp_path_factory) -> Path:
         command = [sys.executable, "-m", "django", *MAKEMESSAGES, "--locale", code]
         done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
-    return copy / "web" / "locale"
+    return copy / LOCALE
 
 
 @pytest.mark.parametrize("code", TRANSLATED)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-LOCALE = Path(__file__).resolve().parents[2] / "src" / "codeblanks" / "web" / "locale"
+LOCALE = Path(__file__).resolve().parents[2] / "src" / "codeblanks" / "locale"
 CATALOGUES = sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
 
 # {name}, {name!r}, {name:.3f} (not an escaped {{...}}); %(name)s, %(name)d, %(name).2f

@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from codeblanks import i18n
 
 SOURCE = Path(i18n.__file__).parent
-CATALOGUE = SOURCE / "web" / "locale" / "tr" / "LC_MESSAGES" / "django.po"
+CATALOGUE = SOURCE / "locale" / "tr" / "LC_MESSAGES" / "django.po"
 COURSES = SOURCE / "courses"
 
 # name -> (pattern, the error as it was found, the same text corrected)

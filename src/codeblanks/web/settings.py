@@ -148,7 +148,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
-# The interface's languages (codeblanks.i18n): one catalogue in web/locale for Django and the
+# The interface's languages (codeblanks.i18n): one catalogue, beside i18n.py, for Django and the
 # grader alike.
 LANGUAGE_CODE = i18n.DEFAULT
 LANGUAGES = list(i18n.LANGUAGES.items())
