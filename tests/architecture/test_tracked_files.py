@@ -1,6 +1,6 @@
 """No local state is ever committed: a ``data/`` folder (the SQLite file, the generated secret
-key: ``CODEBLANKS_DATA_DIR``) is ignored at any depth, and none is tracked (issue 19, item 10:
-``src/codeblanks/data/secret_key`` was)."""
+key: ``CODEBLANKS_DATA_DIR``) is ignored at any depth, and none is tracked
+(``src/codeblanks/data/secret_key`` once was)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 41, item 6, in Chromium: a teacher opens a class's item analysis while its wrong programs
+"""In Chromium: a teacher opens a class's item analysis while its wrong programs
 are not grouped yet; the page says so, and the groups fill in by themselves (htmx asks the page
 again) once the background thread has run them through the real sandbox. Nothing serious for
 axe; the programs are shown as text."""

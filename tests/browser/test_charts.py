@@ -1,4 +1,4 @@
-"""The item-analysis charts measured in Chromium with the site's stylesheet (issue 38, item 7):
+"""The item-analysis charts measured in Chromium with the site's stylesheet:
 every label line and every count lies inside the SVG's view box, and no label runs under the
 bars. The chart is drawn by the server's own code and put into a page of the site."""
 

@@ -1,4 +1,4 @@
-"""The class at a glance and a lesson's solve rate by day in Chromium (issue 38 item 2): a
+"""The class at a glance and a lesson's solve rate by day in Chromium: a
 class of a few learners, one late, one with an extension; at desktop and phone width, light
 and dark, the grid and the chart are there, the grid's cells are links reached by the keyboard
 that open the learner's work, the page never scrolls sideways (the grid scrolls in its own

@@ -1,4 +1,4 @@
-"""What a teacher clicks on the class page in Chromium (issue 38): add a co-teacher, set the late
+"""What a teacher clicks on the class page in Chromium: add a co-teacher, set the late
 policy, give a learner more time, grade the last programs again through the real sandbox. At
 desktop width every step; at phone width the page with its new forms fits and axe finds
 nothing serious."""

@@ -1,4 +1,4 @@
-"""A teacher's class in Chromium, at desktop and phone widths (issue 22's "done when"): the
+"""A teacher's class in Chromium, at desktop and phone widths: the
 teacher makes a class, one learner joins by its link (signing up on the way, their anonymous
 run carried over), another by its code; they solve and fail a lesson through the real sandbox,
 and the roster and its CSV show exactly that; axe finds nothing serious, nothing is wider than

@@ -1,4 +1,4 @@
-"""Issue 40, drafts, in real Chromium: what a learner types and does not run survives a reload
+"""Drafts, in real Chromium: what a learner types and does not run survives a reload
 (this browser's copy) and reaches another device (the server's), marked "Draft" beside the
 last-run code; a Run makes it the saved code and the mark goes."""
 

@@ -1,4 +1,4 @@
-"""A teacher helps a stuck learner, in Chromium at desktop and phone widths (issue 38): the
+"""A teacher helps a stuck learner, in Chromium at desktop and phone widths: the
 learner fails then solves a lesson through the real sandbox and answers a question right; the
 roster shows their points, and one click on the cell opens their latest program, every run
 with what changed, and their answers. axe finds nothing serious, nothing is wider than the

@@ -1,4 +1,4 @@
-"""Issue 40, "fill in the line" in real Chromium: an exercise solved on its page comes back in the
+""" "Fill in the line" in real Chromium: an exercise solved on its page comes back in the
 review queue as a line of its program with a part blanked, answered in the page's blank field
 and judged by value in the real sandbox (any code giving the same value is right), at desktop and
 phone width, in English and Turkish; the queue's clock moved on in-process."""

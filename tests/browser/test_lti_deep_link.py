@@ -1,5 +1,5 @@
-"""A teacher adds lessons to their LMS course from the LMS's dialog, in Chromium (issue 38 item
-6): the deep-linking launch from the LMS emulator (tests/web/lti_platform.py) opens the picker,
+"""A teacher adds lessons to their LMS course from the LMS's dialog, in Chromium: the
+deep-linking launch from the LMS emulator (tests/web/lti_platform.py) opens the picker,
 signed in as the LMS's Instructor; two lessons ticked and sent, the page's script posts the
 signed answer to the LMS (its Content-Security-Policy lets that one form go there), and the
 LMS receives a link for each."""

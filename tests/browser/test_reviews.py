@@ -1,4 +1,4 @@
-"""Issue 40, the review queue in real Chromium: after answering questions in two lessons the
+"""The review queue in real Chromium: after answering questions in two lessons the
 home page shows reviews due, and a review session walks them with the lessons' feedback, at
 desktop and phone width, in English and Turkish; the queue's clock is moved on in-process
 (``web.reviews.clock``: the live server runs in this process)."""

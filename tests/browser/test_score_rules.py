@@ -1,4 +1,4 @@
-"""A teacher sets a class's points in Chromium (issue 38 item 3): the exercise worth 3, each
+"""A teacher sets a class's points in Chromium: the exercise worth 3, each
 question 2, answers after review counting; the class page says so in words beside the scores,
 which follow at once. axe finds nothing serious on the form or the page, and nothing is wider
 than the phone."""

@@ -1,4 +1,4 @@
-"""The learner's trial's rough edges (issue 23, /work/shared/reviews/learner-trial.md), each in
+"""The learner's trial's rough edges (/work/shared/reviews/learner-trial.md), each in
 Chromium at desktop (1366×900) and phone (390×844) width: the blank in the starter's comment,
 Escape after Alt+J, matching meanings that were cut off, the way to the editor and the verdict
 after Run on a phone, focus and the spoken verdict after Run, the one page wider than a phone,

@@ -1,4 +1,4 @@
-"""Issue 40's small findings from the learner trial (shared/reviews/learner-trial.md F5, F16,
+"""Small findings from the learner trial (shared/reviews/learner-trial.md F5, F16,
 F17, F18/F19), at desktop and phone width, in English and Turkish: a skip link to the editor,
 a question answered right says "Check" and hides its hint button, the level page names the
 level it counts, and the token section names no repository path."""

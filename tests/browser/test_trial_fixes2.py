@@ -1,4 +1,4 @@
-"""Issue 40, the rest of the learner trial's findings on the web (shared/reviews/learner-trial.md
+"""The rest of the learner trial's findings on the web (shared/reviews/learner-trial.md
 F10, F11, F12, F16), at desktop and phone width, in English and Turkish: the phone editor wraps
 long lines; a display formula wider than its column shows that it scrolls and scrolls by
 keyboard; the home page lists the beginners' course first with its "Start here" on the first

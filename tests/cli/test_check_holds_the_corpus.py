@@ -1,4 +1,4 @@
-"""The built-in courses' first corpus (issue 41): remove the stable-softmax hidden test
+"""The built-in courses' first corpus: remove the stable-softmax hidden test
 "whole-number scores" from a copy of the lesson, as commit f8e8b31 once did (the test, the
 mistake that promised to fail it, its Turkish title), and `codeblanks check` fails, naming the
 real programs that case refused, in both languages; the copy as it is proves clean. And with

@@ -1,4 +1,4 @@
-"""A lesson's mistakes/ and its solution count as its corpus (issue 41, item 6): `check` grades
+"""A lesson's mistakes/ and its solution count as its corpus: `check` grades
 each again and holds its verdict, so removing a hidden case that alone refuses one is an
 error, as for a corpus/ program. On a copy of py-dictionaries: without its variant "a drink
 first voted for later gets more votes" (and the `must_fail` that names it), the declared

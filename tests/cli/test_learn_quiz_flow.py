@@ -1,4 +1,4 @@
-"""The terminal quiz as the learner's trial met it (issue 23): stopped half-way, the next
+"""The terminal quiz as the learner's trial met it: stopped half-way, the next
 `codeblanks learn quiz` goes on at the first question not answered right; after a wrong answer
 the next line typed is read as the next answer, not as a yes/no. This machine's courses and
 grader, answers through standard input as at a prompt."""

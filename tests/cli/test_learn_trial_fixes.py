@@ -1,4 +1,4 @@
-"""Issue 40, the learner trial's terminal findings (F14), on this machine's courses, grader and
+"""The learner trial's terminal findings (F14), on this machine's courses, grader and
 sandbox, in English and Turkish: a lesson folder's README says its title once; a solved lesson
 names the next one and how to start it; a wrong match marks each term; a lesson begun but not
 solved is marked tried in `learn lessons`."""

@@ -1,4 +1,4 @@
-"""A value blank runs the learner's answer after the lesson's solution (issue 19): an answer
+"""A value blank runs the learner's answer after the lesson's solution: an answer
 object that turns the `@` into a read of its program's text got the solution back, some 50
 characters a request, in the feedback. The answer now runs where the solution's text cannot be
 read, and the feedback says of the answer's value only its kind and shape. Through the real

@@ -90,7 +90,7 @@ def test_async(qkv):
     assert v.correct and v.to_json()["correct"] is True
 
 
-# Blanks that cannot be gamed (issue 11): the misjudgements of the built-in scaled-dot-product
+# Blanks that cannot be gamed: the misjudgements of the built-in scaled-dot-product
 # questions, closed with `forbid` and blank variants, through the real sandbox.
 WIDER = BlankVariant(
     "keys of width 9",

@@ -1,4 +1,4 @@
-"""`check` holds the corpus (issue 41, item 2), through the real sandbox: each real program of a
+"""`check` holds the corpus, through the real sandbox: each real program of a
 lesson's corpus must keep the verdict its `# expect:` line records, and a hidden case that
 refuses one has earned its place."""
 

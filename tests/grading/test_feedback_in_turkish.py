@@ -209,7 +209,7 @@ def test_blank_answers(qkv):
         fails = check_blank(qkv, question, "K")
         right = check_blank(qkv, question, "K.T")
     assert empty.message == "Önce boşluğu doldur."
-    # A blank's answer is told only its value's shape and kind (issue 19), not its numbers.
+    # A blank's answer is told only its value's shape and kind, not its numbers.
     assert wrong.message == (
         "Bu cevap farklı bir değer veriyor — `scores`: şekil doğru ((3, 3)), ama değerler farklı."
     ), wrong.message

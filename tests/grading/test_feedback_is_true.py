@@ -1,4 +1,4 @@
-"""Feedback that is true where it fires (issue 11): every misjudgement the issue reports, graded
+"""Feedback that is true where it fires: every misjudgement once reported, graded
 through the real sandbox, and for each heuristic a case where it fires and one where it must stay
 silent."""
 

@@ -1,4 +1,4 @@
-"""Issue 41, item 5: feedback that says what the program did. Each test grades a real program
+"""Feedback that says what the program did. Each test grades a real program
 through the real sandbox and fails on the feedback given before (a NameError in every test, a
 line offered as a clue that every right program prints, a keepdims guess for `*`, no words for a
 float size or a misspelt attribute, a method printed instead of called)."""

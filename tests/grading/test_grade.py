@@ -298,7 +298,7 @@ def test_a_sandbox_dying_mid_grade_ends_the_grade_as_sandbox_error(softmax_lesso
 
 
 def test_a_shape_error_among_thousands_of_matmul_operands_is_explained(softmax_lesson):
-    """Issue 19: the grade asked the sandbox for every ``@`` operand of the program; past 1,024
+    """The grade asked the sandbox for every ``@`` operand of the program; past 1,024
     the sandbox's own report was refused as garbage and the learner was told their program
     wrote garbage. Only the failing line's operands are asked for."""
     many = "".join(f"a{i} = np.ones((2, 2))\n" for i in range(1100))

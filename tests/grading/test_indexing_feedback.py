@@ -1,4 +1,4 @@
-"""Lesson 1's indexing questions, as the learner's trial (issue 23) answered them, through the
+"""Lesson 1's indexing questions, as the learner's trial answered them, through the
 real sandbox: the feedback says what went wrong in terms of indexing, in English and Turkish.
 Before, `4, 4, 1` got only "That answer fails when it runs." and `:, -1` was asked whether a sum
 or max had lost `keepdims=True`, in a question with no sum in it."""

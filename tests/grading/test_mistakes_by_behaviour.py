@@ -1,4 +1,4 @@
-"""Issue 41, item 4: a declared mistake is matched by what a program does, not by its text. A
+"""A declared mistake is matched by what a program does, not by its text. A
 program that does what the mistake does on the visible case and fails like it on every hidden
 case (the same values wrong) gets its nudge; one that is wrong elsewhere too does not. Through
 the real sandbox, on the built-in QKV lesson."""

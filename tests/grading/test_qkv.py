@@ -78,7 +78,7 @@ def test_softmax_along_axis_0_fails_with_its_message(qkv):
         assert g.verdict == "incorrect"
         assert g.stdout == qkv.exercise.expected_output  # the visible printout hides it
         assert g.feedback[0] == _mistake(qkv, "softmax-axis-0")
-        # the printout is right, so no guess at the cause: only the facts (issue 11)
+        # the printout is right, so no guess at the cause: only the facts
         assert not any("which axis" in f for f in g.feedback), g.feedback
         assert any(f.startswith("Your printed output is right") for f in g.feedback)
 

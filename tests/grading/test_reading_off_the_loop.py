@@ -1,5 +1,5 @@
 """The reference reads the lesson's programs, and a blank's answer is read, in a worker thread,
-not on the event loop (issue 19: eight 64 KiB programs stalled /healthz for seconds). Proven
+not on the event loop (eight 64 KiB programs once stalled /healthz for seconds). Proven
 without timing: while the reading is held inside, a coroutine must still run on the loop; the
 reading waits for it. On the loop, the wait could never end (it gives up after a long minute and
 the test fails). (A learner's program is read in a worker process: test_reading_in_a_process.py

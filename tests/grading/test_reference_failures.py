@@ -1,4 +1,4 @@
-"""A reference run that did not succeed (issue 19): the sample solution failed for a reason of
+"""A reference run that did not succeed: the sample solution failed for a reason of
 the moment (a timeout or the memory limit on a loaded node, modelled here by a solution that
 always fails so in the real sandbox). It must be neither kept nor judged against: before, it
 was cached and a program that only prints the expected output was graded correct."""

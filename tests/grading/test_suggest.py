@@ -1,4 +1,4 @@
-"""Issue 41, item 3: `codeblanks mistakes suggest` groups a lesson's real wrong programs that no
+"""`codeblanks mistakes suggest` groups a lesson's real wrong programs that no
 declared mistake matches by what they do, and writes one candidate mistake per group with its
 count and a draft message. Through the real sandbox, on stable-softmax's corpus (two programs
 written independently that keep integer weights: `np.zeros_like`, `np.empty_like`)."""

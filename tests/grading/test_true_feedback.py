@@ -1,4 +1,4 @@
-"""Feedback that is true (issue 26, item 5), graded through the real sandbox: error lines are the
+"""Feedback that is true, graded through the real sandbox: error lines are the
 learner's own on every case, ratios and the transposed hint only where the values show them,
 float32 round-off named as such, values of every kind described in words that fit them, and a
 mistake's nudge only for a program that behaves as that mistake does."""

@@ -144,7 +144,7 @@ def test_numbers_apart_show_the_same_digits_and_no_larger_difference_than_there_
 
 
 def test_an_expected_infinity_accepts_only_the_same_infinity():
-    """Issue 19: ``rtol * |inf|`` is inf, so any finite number passed for an expected inf."""
+    """``rtol * |inf|`` is inf, so any finite number passed for an expected inf."""
     expected = np.array([np.inf, -np.inf, 1.0])
     assert describe_difference("A", np.array([1e300, -np.inf, 1.0]), expected, 1e-6, 1e-9)
     assert describe_difference("A", np.array([np.inf, 5.0, 1.0]), expected, 1e-6, 1e-9)

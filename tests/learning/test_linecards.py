@@ -1,4 +1,4 @@
-"""Issue 40: the "fill in the line" review card drawn from a solved lesson's solution, and judged
+"""The "fill in the line" review card drawn from a solved lesson's solution, and judged
 as the lesson's blank questions are (grading/blanks.py, the real sandbox)."""
 
 from __future__ import annotations

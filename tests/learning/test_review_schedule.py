@@ -1,4 +1,4 @@
-"""The review queue's schedule is FSRS's (issue 40), under a controlled clock: a card answered
+"""The review queue's schedule is FSRS's, under a controlled clock: a card answered
 wrong is due again the same day, one answered right moves out by FSRS's intervals, and the
 mixed order keeps one lesson's cards apart."""
 

@@ -1,5 +1,5 @@
-"""System calls a learner's program never needs are refused in the real sandbox (issue 19, item
-10; the list and the reasons are in docs/sandbox.md and sandbox/seccomp.py).
+"""System calls a learner's program never needs are refused in the real sandbox (the list
+and the reasons are in docs/sandbox.md and sandbox/seccomp.py).
 
 Each call is made through ctypes with arguments the kernel would reject anyway (a bad fd, NULL
 pointers), so where the filter did not stop it, it fails with another errno than EPERM, or,
@@ -34,7 +34,7 @@ DENIED = {
     "move_pages": (279, (0, 0, 0, 0, 0, 0)),
     "vmsplice": (278, (-1, 0, 0, 0)),
     "quotactl_fd": (443, (-1, 0, 0, 0)),
-    # already denied before issue 19: kept here so the list stays whole
+    # denied from the start: kept here so the list stays whole
     "ptrace": (101, (0, 0, 0, 0)),
     "bpf": (321, (0, 0, 0)),
     "perf_event_open": (298, (0, 0, 0, 0, 0)),

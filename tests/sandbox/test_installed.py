@@ -1,4 +1,4 @@
-"""A course's secrets stay out of every run however CodeBlanks is installed (issue 19, item 5).
+"""A course's secrets stay out of every run however CodeBlanks is installed.
 
 With ``pip install .`` or a wheel, ``codeblanks/courses/`` (solutions, hidden tests, mistakes,
 answers) sits in site-packages next to NumPy. Here a wheel is built from this tree and installed

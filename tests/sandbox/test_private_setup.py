@@ -1,5 +1,5 @@
 """A private setup (``wire.PRIVATE_END``): the lesson's solution runs before a blank's answer,
-which must find none of its text (issue 19: an answer object read the solution back through its
+which must find none of its text (an answer object once read the solution back through its
 program's own text). The probe below looks everywhere a Python program can: linecache, every
 frame's locals and code constants, every object the collector knows, the files the traceback
 module would read."""

@@ -80,7 +80,7 @@ def test_runs_without_a_client_are_each_their_own_client():
 
 
 def test_a_client_flooding_the_sandbox_with_sleepers_cannot_starve_another():
-    """The attack of issue 8: one client keeps many sleeping programs in flight. It holds its
+    """The flood attack: one client keeps many sleeping programs in flight. It holds its
     share of the slots; another client's quick programs run while the sleepers still sleep,
     and none of either is refused."""
     box = Sandbox(config=SandboxConfig(slots=4, per_client=2, spares=4, wait_s=PATIENCE_S))

@@ -152,7 +152,7 @@ def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(c
     assert _sent() == []
 
 
-# ---- issue 19, item 8 ------------------------------------------------------------------------
+# ---- password reset, the site's URL, deleting an account -------------------------------------
 
 
 @pytest.mark.django_db

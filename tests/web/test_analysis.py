@@ -1,4 +1,4 @@
-"""Item analysis (issue 22, item 3): the real built-in lesson "query-key-value" graded by the
+"""Item analysis: the real built-in lesson "query-key-value" graded by the
 real sandbox through the lesson views; the analysis for a class counts its members only, the
 site's counts everyone and names no one; the charts are accessible SVG with every text
 escaped; `codeblanks report` prints the same figures."""

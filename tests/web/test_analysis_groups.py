@@ -1,4 +1,4 @@
-"""Issue 41, item 6: a class's item analysis page shows the wrong programs that matched no
+"""A class's item analysis page shows the wrong programs that matched no
 declared mistake in the groups `codeblanks mistakes suggest` makes of the same programs (one
 grouping, grading/suggest.py), with the same names, their counts, where they fail and one
 program each, escaped. The real lesson "py-dictionaries", the real sandbox; the page never waits

@@ -1,4 +1,4 @@
-"""Issue 40 (the learner trial's F14): `GET /api/lessons` gives each lesson the next one in its
+"""The learner trial's F14: `GET /api/lessons` gives each lesson the next one in its
 course's reading order (what `codeblanks learn test` names after a solve), and with a token
 whether the learner tried it on the web (begun, not solved: what `learn lessons` marks ◐)."""
 

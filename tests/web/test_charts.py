@@ -1,5 +1,5 @@
-"""The item-analysis bar charts (teaching/charts.py) keep every text inside their view box
-(issue 38, item 7): a long label wraps onto two lines and is then cut, a large count still fits
+"""The item-analysis bar charts (teaching/charts.py) keep every text inside their view box:
+a long label wraps onto two lines and is then cut, a large count still fits
 after the longest bar. Geometry read from the SVG itself; tests/browser/test_charts.py measures
 the same in Chromium."""
 

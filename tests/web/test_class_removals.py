@@ -1,4 +1,4 @@
-"""Taking back what was given in a class (issue 38 item 2): the owner removes a co-teacher (the
+"""Taking back what was given in a class: the owner removes a co-teacher (the
 class page's form, with its CSRF token, and PATCH /api/classes/<id> ``{"remove_teacher"}``); a
 co-teacher is told in words that only the owner can (403), anyone else finds no class (404).
 Any teacher of the class lists the extensions on the class page and takes one away (the form,

@@ -1,4 +1,4 @@
-"""Teachers and their classes (issue 22): the teacher role, making a class, joining by code
+"""Teachers and their classes: the teacher role, making a class, joining by code
 and by link, the roster and its CSV, leaving, who may see what, and deleting an account. The
 progress the roster shows is recorded through the real lesson views (the grader is the view
 tests' stand-in: the roster is about what was recorded, not about grading)."""

@@ -1,6 +1,6 @@
-"""Issue 19, item 7 against the real thing: ``codeblanks serve`` (uvicorn) in a process of its
-own, held up over raw sockets as an attacker would. Connections that never finish a request
-head are closed after ``CODEBLANKS_HEAD_TIMEOUT``; one address holds at most
+"""Connections and head deadlines against the real thing: ``codeblanks serve`` (uvicorn) in a
+process of its own, held up over raw sockets as an attacker would. Connections that never
+finish a request head are closed after ``CODEBLANKS_HEAD_TIMEOUT``; one address holds at most
 ``CODEBLANKS_CONNECTIONS_PER_ADDRESS``; a client from elsewhere is served meanwhile. The waits
 are deadlines for the server to act, never measurements of how fast it does."""
 

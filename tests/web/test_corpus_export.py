@@ -1,4 +1,4 @@
-"""`codeblanks corpus export` (issue 41, item 1): programs learners ran in the real built-in
+"""`codeblanks corpus export`: programs learners ran in the real built-in
 lesson "py-dictionaries", graded by the real sandbox through the lesson's Run, come out as the
 lesson's corpus: one file a distinct program, with the verdict it got, normalised, and nothing
 that names the learner who wrote it."""

@@ -1,4 +1,4 @@
-"""Issue 40, drafts: what a signed-in learner types is kept on the server (the page's PUT with
+"""Drafts: what a signed-in learner types is kept on the server (the page's PUT with
 its CSRF token, the API's with a token), shown on the next load while newer than the last run's
 code, never graded, and bounded like code; bad bodies are 4xx in words."""
 

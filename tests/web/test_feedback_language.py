@@ -62,7 +62,7 @@ def test_a_blank_answer_in_turkish():
 
     wrong = answer("2", "tr")
     assert not wrong.correct
-    # of the answer's value only its kind is said (issue 19: its numbers could carry anything)
+    # of the answer's value only its kind is said (its numbers could carry anything)
     assert wrong.message == "Bu cevap farklı bir değer veriyor — `y`: beklenen değer bu değil."
     assert (
         answer("2", "en").message == "That gives a different value: `y` is not the expected value."

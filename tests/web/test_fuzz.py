@@ -126,7 +126,7 @@ def test_learner_endpoints_with_any_body_and_token(client, body, path, auth):
 
 
 # JSON can spell what no form can: lone surrogates (U+D800 to U+DFFF), which no UTF-8 column
-# holds. Sent with a token, so the endpoints try to keep them (issue 19, item 9).
+# holds. Sent with a token, so the endpoints try to keep them.
 SURROGATE_TEXT = st.one_of(
     TEXT,
     st.text(
@@ -205,7 +205,7 @@ ANSWER_FIELDS = st.one_of(
     fields=ANSWER_FIELDS,
     htmx=st.sampled_from(HTMX),
 )
-# the findings of issue 9, always tried
+# the hostile-input findings, always tried
 @example(question=CHOICE.id, fields={"choice": "²"}, htmx={})
 @example(question=CHOICE.id, fields={"choice": "9" * 5000}, htmx={})
 @example(question=MATCH.id, fields={"match-0": "²", "match-1": "0", "match-2": "1"}, htmx={})

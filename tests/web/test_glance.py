@@ -1,4 +1,4 @@
-"""The class at a glance (teaching/glance.py, issue 38 item 2): a learners × lessons grid, its
+"""The class at a glance (teaching/glance.py): a learners × lessons grid, its
 state as a class and a glyph, shaded by the share of the points, late and extended work marked
 with a symbol, a cell with work in it linking to that work as the roster does, and every name
 escaped. Drawn from a roster built here by hand: no database, no clock."""

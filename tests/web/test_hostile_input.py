@@ -1,4 +1,4 @@
-"""The findings of issue 9 on parsers, each reproduced: hostile bodies and form fields get a 4xx
+"""The hostile-input findings on parsers, each reproduced: hostile bodies and form fields get a 4xx
 with words saying what is wrong, never a 500."""
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def test_through_the_asgi_app_every_api_path_answers_json(sandbox, path):
     assert call("GET", path, host="evil.example").json()["error"] == "bad-host"
 
 
-# ---- issue 19, item 9: text no UTF-8 column can hold (a lone surrogate, sent as JSON) --------
+# ---- text no UTF-8 column can hold (a lone surrogate, sent as JSON) ---------------------------
 
 LONE = '{"code": "x = \'\\ud800\'\\nprint(1)"}'  # JSON may spell a lone surrogate; UTF-8 cannot
 

@@ -1,4 +1,4 @@
-"""Issue 40: `codeblanks learn review` walks the review queue of a real server (the live
+"""`codeblanks learn review` walks the review queue of a real server (the live
 server, this process: its queue's clock moved on in-process), one answer per card."""
 
 from __future__ import annotations

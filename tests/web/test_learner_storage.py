@@ -1,4 +1,4 @@
-"""Issue 19, item 6: what anonymous visitors may store. A client that drops its cookie is a new
+"""What anonymous visitors may store. A client that drops its cookie is a new
 learner on every request; each may keep only so much code; and learners who will not come
 back are deleted (``codeblanks manage expire_learners``, and now and then on its own)."""
 

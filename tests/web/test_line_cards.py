@@ -1,4 +1,4 @@
-"""Issue 40: a solved exercise gives its learner a "fill in the line" card in the review queue,
+"""A solved exercise gives its learner a "fill in the line" card in the review queue,
 asked on the page and through the API and judged by value in the real sandbox, as the lesson's
 blank questions are; FSRS schedules it like the question cards (clock: ``web.reviews.clock``)."""
 

@@ -1,5 +1,5 @@
-"""Issue 9's findings against the real thing: ``codeblanks serve`` (uvicorn, the real sandbox,
-SQLite) in a process of its own, spoken to over a socket as an attacker would."""
+"""The hostile-input findings against the real thing: ``codeblanks serve`` (uvicorn, the real
+sandbox, SQLite) in a process of its own, spoken to over a socket as an attacker would."""
 
 from __future__ import annotations
 

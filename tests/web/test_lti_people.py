@@ -1,4 +1,4 @@
-"""LTI as teachers expect it (issue 38, review M4, M5), against the platform emulator: a learner
+"""LTI as teachers expect it (review M4, M5), against the platform emulator: a learner
 is named as the LMS names them (roster, CSV, work page), on every launch; an Instructor or TA
 who launches a class co-teaches it and is never its learner; an LTI learner, who has no
 password, deletes their account from a launched session by typing their username."""

@@ -1,4 +1,4 @@
-"""LTI as teachers expect it, part two (issue 38 item 6), against the platform emulator
+"""LTI as teachers expect it, part two, against the platform emulator
 (tests/web/lti_platform.py), real HTTP and real keys on both sides: the course's names read
 from the LMS's Names and Role Provisioning Service (on an Instructor's launch and by the class
 page's button, only on the registration's hosts, a bad answer changing nothing), and Deep

@@ -1,4 +1,4 @@
-"""`codeblanks mistakes suggest LESSON --db` (issue 41, item 3): wrong programs learners ran on
+"""`codeblanks mistakes suggest LESSON --db`: wrong programs learners ran on
 the site, graded by the real sandbox through the lesson's Run, join the lesson's corpus in the
 groups of candidate mistakes: the same wrong output written three ways is one candidate of 3."""
 

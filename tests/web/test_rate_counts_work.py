@@ -65,7 +65,7 @@ def test_a_grade_larger_than_the_whole_rate_still_runs_once_a_minute(client, gra
 
 
 def test_reading_a_long_program_is_charged_too():
-    """Issue 19: parsing a program and making its variants costs in proportion to its size."""
+    """Parsing a program and making its variants costs in proportion to its size."""
     assert programs_for(FOUR, "x" * 16384) == 4
     assert programs_for(FOUR, "x" * 16385) == 5 and programs_for(FOUR, "x" * 65536) == 7
     assert programs_for(conftest.FIRST, "x" * 65536) == 1  # no variants: nothing to read

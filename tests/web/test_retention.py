@@ -1,4 +1,4 @@
-"""Issue 40: the item analysis page tells a teacher how well the class retains the lesson, from
+"""The item analysis page tells a teacher how well the class retains the lesson, from
 the review queue's cards (FSRS states made by the real scheduler): the share answered right on
 their last review and how many are due now; members only for a class, everyone for the site."""
 

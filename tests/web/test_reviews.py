@@ -1,4 +1,4 @@
-"""Issue 40, the review queue on the web and the API, under a controlled clock
+"""The review queue on the web and the API, under a controlled clock
 (``web.reviews.clock``): every question a signed-in learner answered is a card; the home page
 counts those due today; a review asks one, judges it as the lesson does without touching the
 lesson's answer, and FSRS moves it on."""

@@ -74,7 +74,7 @@ def test_without_javascript_a_full_page_comes_back(client, grader):
 
 
 def test_a_rate_limited_run_saves_nothing_and_keeps_the_code_in_the_editor(client, grader):
-    """Issue 19, item 6: the rate is checked before any write (the code was saved first, so a
+    """The rate is checked before any write (the code was saved first, so a
     client refused every time still stored a program per request)."""
     with override_settings(CODEBLANKS=_config(run_rate=1)):
         assert client.post(RUN, {"code": "print:1"}, **HTMX).status_code == 200

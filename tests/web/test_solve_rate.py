@@ -1,4 +1,4 @@
-"""A lesson's solve rate in a class, day by day (teaching/solve_rate.py, issue 38 item 2): days
+"""A lesson's solve rate in a class, day by day (teaching/solve_rate.py): days
 in the class's time zone, only the learners in the class now, the share by the due time; the
 step chart keeps every mark and every label inside its view box, escapes its text and reads
 its figures out in its label. Every time is given (``now``, the solves, the class's making):
