@@ -28,9 +28,10 @@ values only ever arrive at a call, never while compiling.
 What the ORM's ``save()`` would add is skipped: no ``pre_save`` (so no ``auto_now`` or
 ``auto_now_add``: the statements set ``updated_at`` and ``created_at`` themselves) and no model
 signals. That is fine for what is written here (a program saved, a run counted, an attempt
-kept): no receiver listens for them. The one write that has a receiver, a solve (the LMS is
-sent the new score, ``teaching/signals.py``), goes through the model in ``store.py``; a new
-receiver on ``LessonProgress`` or ``Attempt`` must be checked against these statements.
+kept): no receiver needs them (``teaching/signals.py`` has none on ``Attempt``, and its one on
+``LessonProgress`` acts only on a solve). A solve, which sends the LMS the new score, goes
+through the model in ``store.py``; a new receiver on ``LessonProgress`` or ``Attempt`` must be
+checked against these statements.
 
 This is Django's private compiler API (``Query.get_compiler``, ``SQLCompiler.as_sql``,
 ``get_converters``, ``UpdateQuery.add_update_values``, ``InsertQuery.insert_values``): the
