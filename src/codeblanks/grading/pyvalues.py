@@ -508,7 +508,7 @@ def compare_values(
             messages += describe_difference(
                 name, mine, theirs, r, a, axis=axis, exact_dtype=exact_dtype, hints=hints
             )
-        elif not (isinstance(mine, str) and mine == theirs):  # the same JSON text: equal
+        elif not (type(mine) is str and type(theirs) is str and mine == theirs):  # same JSON
             messages += _variable(name, mine, theirs, Rules(r, a, name=name))
     return messages
 
