@@ -10,6 +10,7 @@ gives back the Python value of the kinds a literal can write.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -205,6 +206,87 @@ def python_number(array: np.ndarray) -> bool | int | float | complex:
             return float(array.astype(np.float64).item())
     number: bool | int = array.item()
     return number
+
+
+# -- what a value is -------------------------------------------------------------------------
+
+
+def family(value: Any) -> str:
+    """Which values can equal which, as in Python: numbers with numbers, a Mapping with a
+    dict, a set with a frozenset, a namedtuple with a tuple."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool | int | float | complex):
+        return "number"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, np.ndarray):
+        return "number" if value.ndim == 0 else "array"
+    kind: str = value.kind
+    return kind
+
+
+def sequence(value: Any) -> tuple[Any, ...] | None:
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, Thing) and value.kind in ("list", "tuple", "iter"):
+        return value.items
+    return None
+
+
+def plain(value: Any) -> Any:
+    """A str or number subclass as its plain value."""
+    if isinstance(value, Thing) and value.kind in ("str", "number"):
+        return value.items[0]
+    return value
+
+
+COLLECTIONS = ("list", "tuple", "iter", "set")
+
+
+def key(value: Any, exact: bool = False) -> Any:
+    """A hashable stand-in equal for values Python finds equal (``1``, ``1.0`` and ``True``
+    alike), which pairs the items of sets, dicts and unordered lists; ``exact``: types too."""
+    found = _key(value, exact)
+    return (type_name(value), found) if exact else found
+
+
+def _key(value: Any, exact: bool) -> Any:
+    value = plain(value)
+    if value is None:
+        return ("none",)
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return _key(python_number(value), exact)
+        return ("array", value.shape, tuple(value.ravel().tolist()))
+    if isinstance(value, bool | int):
+        return ("n", int(value))
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ("nan",)
+        return ("n", int(value)) if value.is_integer() else ("n", value)
+    if isinstance(value, complex):
+        return _key(value.real, exact) if value.imag == 0 else ("c", value.real, value.imag)
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, list):
+        return ("l", tuple(key(v, exact) for v in value))
+    kind = "l" if value.kind == "iter" else value.kind
+    if value.kind in ("dict", "object"):
+        pairs = frozenset((key(k, exact), key(v, exact)) for k, v in value.items)
+        # an object with attributes is known by them, as ``_object`` compares it: its repr may
+        # hold an address that differs on every run
+        return (
+            kind,
+            value.type if value.kind == "object" else "",
+            pairs,
+            "" if pairs else value.text,
+        )
+    if value.kind == "set":
+        return (kind, frozenset(key(v, exact) for v in value.items))
+    return (kind, tuple(key(v, exact) for v in value.items), value.text)
 
 
 _BUILT_IN = {"tuple": tuple, "set": set}  # the kinds a literal writes, but JSON has no word for

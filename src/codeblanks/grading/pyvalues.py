@@ -24,13 +24,18 @@ import numpy as np
 from codeblanks.content.model import GradingSpec
 from codeblanks.grading.compare import close
 from codeblanks.grading.pydata import (
+    COLLECTIONS,
     ITEMS,
     SHOWN,
     Thing,
     Unreadable,
     captured,
+    family,
+    key,
+    plain,
     python_number,
     quoted,
+    sequence,
     show,
     type_name,
 )
@@ -39,88 +44,6 @@ from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 
 PAIRED = 300  # unordered items left after exact matching, paired within the tolerance
-
-
-def _family(value: Any) -> str:
-    """Which values can equal which, as in Python: numbers with numbers, a Mapping with a
-    dict, a set with a frozenset, a namedtuple with a tuple."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool | int | float | complex):
-        return "number"
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, np.ndarray):
-        return "number" if value.ndim == 0 else "array"
-    kind: str = value.kind
-    return kind
-
-
-def _sequence(value: Any) -> tuple[Any, ...] | None:
-    if isinstance(value, list):
-        return tuple(value)
-    if isinstance(value, Thing) and value.kind in ("list", "tuple", "iter"):
-        return value.items
-    return None
-
-
-def _plain(value: Any) -> Any:
-    """A str or number subclass as its plain value."""
-    if isinstance(value, Thing) and value.kind in ("str", "number"):
-        return value.items[0]
-    return value
-
-
-def _compatible(got: Any, expected: Any) -> bool:
-    return _family(got) == _family(expected)
-
-
-_COLLECTIONS = ("list", "tuple", "iter", "set")
-
-
-def key(value: Any, exact: bool = False) -> Any:
-    """A hashable stand-in equal for values Python finds equal (``1``, ``1.0`` and ``True``
-    alike), which pairs the items of sets, dicts and unordered lists; ``exact``: types too."""
-    found = _key(value, exact)
-    return (type_name(value), found) if exact else found
-
-
-def _key(value: Any, exact: bool) -> Any:
-    value = _plain(value)
-    if value is None:
-        return ("none",)
-    if isinstance(value, np.ndarray):
-        if value.ndim == 0:
-            return _key(python_number(value), exact)
-        return ("array", value.shape, tuple(value.ravel().tolist()))
-    if isinstance(value, bool | int):
-        return ("n", int(value))
-    if isinstance(value, float):
-        if math.isnan(value):
-            return ("nan",)
-        return ("n", int(value)) if value.is_integer() else ("n", value)
-    if isinstance(value, complex):
-        return _key(value.real, exact) if value.imag == 0 else ("c", value.real, value.imag)
-    if isinstance(value, str):
-        return ("s", value)
-    if isinstance(value, list):
-        return ("l", tuple(key(v, exact) for v in value))
-    kind = "l" if value.kind == "iter" else value.kind
-    if value.kind in ("dict", "object"):
-        pairs = frozenset((key(k, exact), key(v, exact)) for k, v in value.items)
-        # an object with attributes is known by them, as ``_object`` compares it: its repr may
-        # hold an address that differs on every run
-        return (
-            kind,
-            value.type if value.kind == "object" else "",
-            pairs,
-            "" if pairs else value.text,
-        )
-    if value.kind == "set":
-        return (kind, frozenset(key(v, exact) for v in value.items))
-    return (kind, tuple(key(v, exact) for v in value.items), value.text)
 
 
 # -- comparing -------------------------------------------------------------------------------
@@ -148,7 +71,7 @@ def difference(got: Any, expected: Any, rules: Rules) -> str | None:
     any two collections (lists, tuples, sets, iterators) with the same items in any order."""
     if rules.unordered:
         inner = replace(rules, unordered=False)
-        both = _family(got) in _COLLECTIONS and _family(expected) in _COLLECTIONS
+        both = family(got) in COLLECTIONS and family(expected) in COLLECTIONS
         if both and not (rules.exact and type_name(got) != type_name(expected)):
             mine, theirs = _items(got), _items(expected)
             return _endless(got, expected, "", inner) or _collection(mine, theirs, "", inner)
@@ -177,37 +100,37 @@ def _diff(got: Any, expected: Any, path: str, rules: Rules) -> str | None:
             "{name} is {got} (of type `{got_type}`), but {expected} (of type `{expected_type}`) "
             "is expected: this test asks for the exact type."
         ).format(**_typed(got, expected, name))
-    if not _compatible(got, expected):
+    if family(got) != family(expected):
         return _(
             "{name} is {got} (of type `{got_type}`), but {expected} (of type `{expected_type}`) "
             "is expected."
         ).format(**_typed(got, expected, name))
-    family = _family(expected)
-    if family == "none":
+    kind = family(expected)
+    if kind == "none":
         return None
-    if family == "number":
+    if kind == "number":
         return _numbers(got, expected, name, rules)
-    if family == "str":
-        mine, theirs = _plain(got), _plain(expected)
+    if kind == "str":
+        mine, theirs = plain(got), plain(expected)
         if mine == theirs:
             return None
         return _("{name} is {got}, but {expected} is expected.").format(
             name=name, got=quoted(mine, theirs), expected=quoted(theirs, mine)
         )
-    if family == "array":
+    if kind == "array":
         problems = describe_difference(
             "", got, expected, rules.rtol, rules.atol, exact_dtype=rules.exact, label=name
         )
         return problems[0] if problems else None
-    if family == "bytes":
+    if kind == "bytes":
         return None if got.text == expected.text else _is_not(name, got, expected)
-    if family == "dict":
+    if kind == "dict":
         return _mapping(got, expected, path, rules)
-    if family == "set":
+    if kind == "set":
         return _collection(got.items, expected.items, path, rules)
-    if family == "object":
+    if kind == "object":
         return _object(got, expected, path, rules)
-    mine, theirs = _sequence(got), _sequence(expected)
+    mine, theirs = sequence(got), sequence(expected)
     assert mine is not None and theirs is not None  # compatible: lists, tuples or iterators
     found = _sequences(got, expected, mine, theirs, path, rules)
     if found is not None and _reversed(mine, theirs, path, rules):
@@ -233,7 +156,7 @@ def _is_not(name: str, got: Any, expected: Any) -> str:
 
 
 def _numbers(got: Any, expected: Any, name: str, rules: Rules) -> str | None:
-    g, e = _plain(got), _plain(expected)
+    g, e = plain(got), plain(expected)
     narrow = [v for v in (g, e) if isinstance(v, np.ndarray)]
     g = python_number(g) if isinstance(g, np.ndarray) else g
     e = python_number(e) if isinstance(e, np.ndarray) else e
