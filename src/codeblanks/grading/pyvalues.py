@@ -2,14 +2,14 @@
 
 The one engine for values a run hands back (read as data by ``pydata``, never run), compared
 with the solution's as Python compares them (``difference``; ``compare_values`` for a program's
-variables, whose NumPy arrays ``values`` describes):
-``1 == 1.0``, a ``Counter`` equals the same ``dict``, a namedtuple the same tuple, a set is
-unordered, ``None`` is a value like any other, an iterator is compared by what it yielded. On top
-of that, floats agree within the tolerance (NumPy's ``atol + rtol·|expected|``, never stricter
-than the type holds: float32 is judged by float32's precision). A test's ``exact=True`` demands
-the same types as well; ``unordered=True`` compares the result's items in any order (as
-unittest's ``assertCountEqual`` does). Whole results are compared, however long; the sentence
-says where they first differ and how many items do.
+variables, whose NumPy arrays ``values`` describes): ``1 == 1.0``, a ``Counter`` equals the same
+``dict``, a namedtuple the same tuple, a set is unordered, ``None`` is a value like any other,
+an iterator is compared by what it yielded. On top of that, floats agree within the tolerance
+(NumPy's ``atol + rtol·|expected|``, never stricter than the type holds: float32 is judged by
+float32's precision). A test's ``exact=True`` demands the same types as well; ``unordered=True``
+compares the result's items in any order (as unittest's ``assertCountEqual`` does). Whole values
+are compared, however long; the sentence says where they first differ (`x[1]['a']` for a
+variable, "the result at" a path for a test's result) and how many items do.
 """
 
 from __future__ import annotations
@@ -224,12 +224,12 @@ def _item_differences(
     """The sentence for the first item that differs (None: none does) and how many differ, of
     the items both sequences have."""
     first, differ = None, 0
-    plain = (int, str, bool)
-    # Equal plain values of one type are equal under any rules: only the others are looked at.
+    simple = (int, str, bool)
+    # Equal simple values of one type are equal under any rules: only the others are looked at.
     suspects = [
         i
         for i, (a, b) in enumerate(zip(mine, theirs, strict=False))
-        if not (a is b or (type(a) is type(b) and type(a) in plain and a == b))
+        if not (a is b or (type(a) is type(b) and type(a) in simple and a == b))
     ]
     tolerance = _float_tolerance(rules)
     for index in suspects:
