@@ -39,7 +39,7 @@ from codeblanks.grading.pydata import (
     show,
     type_name,
 )
-from codeblanks.grading.values import NARROW_FLOATS, VALUE_ATOL, VALUE_RTOL, describe_difference
+from codeblanks.grading.values import describe_difference, tolerance_for
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 
@@ -162,12 +162,7 @@ def _numbers(got: Any, expected: Any, name: str, rules: Rules) -> str | None:
     e = python_number(e) if isinstance(e, np.ndarray) else e
     if isinstance(g, int) and isinstance(e, int):  # bools and ints: exactly
         return None if g == e else _is_not(name, got, expected)
-    rtol, atol = _float_tolerance(rules)
-    if not rules.exact:
-        for array in narrow:
-            floor = NARROW_FLOATS.get(array.dtype.itemsize) if array.dtype.kind in "fc" else None
-            if floor:
-                rtol, atol = max(rtol, floor[0]), max(atol, floor[1])
+    rtol, atol = tolerance_for(rules.rtol, rules.atol, *([] if rules.exact else narrow))
     return None if _close_numbers(g, e, rtol, atol) else _is_not(name, got, expected)
 
 
@@ -231,7 +226,7 @@ def _item_differences(
         for i, (a, b) in enumerate(zip(mine, theirs, strict=False))
         if not (a is b or (type(a) is type(b) and type(a) in simple and a == b))
     ]
-    tolerance = _float_tolerance(rules)
+    tolerance = tolerance_for(rules.rtol, rules.atol)  # floats of Python's own (float64)
     for index in suspects:
         a, b = mine[index], theirs[index]
         if type(a) in (int, float) and type(b) in (int, float):  # the common case, quickly
@@ -286,11 +281,6 @@ def _endless(got: Any, expected: Any, path: str, rules: Rules) -> str | None:
         "{name} is an iterator that yields more than {limit} values, but {count} are "
         "expected: does it ever stop?"
     ).format(name=_name(path, rules), limit=_count(ITEMS), count=_count(len(_items(expected))))
-
-
-def _float_tolerance(rules: Rules) -> tuple[float, float]:
-    """``rtol`` and ``atol`` for two floats of Python's own (float64)."""
-    return max(rules.rtol, VALUE_RTOL), max(rules.atol, VALUE_ATOL)
 
 
 def _count(n: int) -> str:

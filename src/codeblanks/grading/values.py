@@ -25,12 +25,13 @@ VALUE_ATOL = 1e-9
 NARROW_FLOATS = {4: (1e-5, 1e-6), 2: (1e-2, 1e-3)}
 
 
-def _tolerance(
-    rtol: float, atol: float, got: np.ndarray | None = None, expected: np.ndarray | None = None
-) -> tuple[float, float]:
+def tolerance_for(rtol: float, atol: float, *arrays: np.ndarray) -> tuple[float, float]:
+    """The tolerance values are judged by: never below ``VALUE_RTOL``/``VALUE_ATOL``, nor
+    stricter than the narrowest float among ``arrays`` holds (the one rule for arrays, numbers
+    and the floats inside Python values)."""
     rtol, atol = max(rtol, VALUE_RTOL), max(atol, VALUE_ATOL)
-    for array in (got, expected):
-        if array is not None and array.dtype.kind == "f" and array.dtype.itemsize in NARROW_FLOATS:
+    for array in arrays:
+        if array.dtype.kind == "f" and array.dtype.itemsize in NARROW_FLOATS:
             floor_r, floor_a = NARROW_FLOATS[array.dtype.itemsize]
             rtol, atol = max(rtol, floor_r), max(atol, floor_a)
     return rtol, atol
@@ -76,7 +77,7 @@ def describe_difference(
     if kind is not None:
         return [kind]
     gk, ek = got.dtype.kind, expected.dtype.kind
-    rtol, atol = _tolerance(rtol, atol, *(() if exact_dtype else (got, expected)))
+    rtol, atol = tolerance_for(rtol, atol, *(() if exact_dtype else (got, expected)))
     shape = _shape(got.shape)
     if ek == "b" or gk == "b":
         if np.array_equal(got, expected):
