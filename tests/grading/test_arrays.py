@@ -13,7 +13,7 @@ from codeblanks.cli.main import main
 from codeblanks.content import catalog
 from codeblanks.grading import grade
 from codeblanks.grading.arrays import MOST, array_pairs
-from codeblanks.grading.values import compare_values
+from codeblanks.grading.pyvalues import compare_values
 
 from .test_forged_values import SLOW, arrays
 
@@ -78,12 +78,16 @@ def test_a_wrong_longdouble_value_gets_a_verdict_as_plain_json(tmp_path, capsys)
     assert json.loads(capsys.readouterr().out)["verdict"] == "incorrect"
 
 
-# What a run hands over for a variable: an array of numbers, else its repr (any text), or none.
+# What a run hands over for a variable: an array of numbers, else lessontest's JSON (any text: it
+# may be forged), or none.
 reported = st.one_of(
     arrays(),
     st.none(),
     st.text(max_size=10),
-    st.sampled_from(("[1, 2]", "{'a': [1]}", "(1,)", "'x'", "{1, 2}", "1" * 5000, "[" * 300)),
+    st.sampled_from(
+        ("[1,2]", '{"$":"dict","v":[["a",[1]]]}', '{"$":"tuple","v":[1]}', '"x"', "1" * 5000)
+        + ('{"$":"set","v":[1,2]}', "[" * 300, "[" * 70 + "]" * 70)
+    ),
 )
 
 
@@ -91,7 +95,7 @@ reported = st.one_of(
 @given(reported, reported, st.booleans())
 def test_values_of_any_dtype_compare_and_keep_as_plain_json(got, expected, exact):
     """Any two values a run reports (arrays of every numeric dtype: longdouble, clongdouble,
-    uint64 ...; reprs; none): the sentences and the kept pictures, never an exception, and the
+    uint64 ...; JSON texts; none): the sentences and the kept pictures, never an exception, and the
     pictures plain JSON."""
     values = {"x": got}, {"x": expected}
     assert isinstance(compare_values(*values, ("x",), exact_dtype=exact), list)

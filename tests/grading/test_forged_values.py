@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codeblanks.grading import grade, pyvalues
-from codeblanks.grading.pyvalues import Rules, Unreadable, difference, read, show
+from codeblanks.grading.pydata import Unreadable, read, show
+from codeblanks.grading.pyvalues import Rules, difference
 
 from .grading_helpers import make_lesson
 
@@ -144,7 +145,7 @@ def reading(data: object) -> object:
 
 def reading_text(text: str) -> object:
     try:
-        return read(repr(text), True)
+        return read(text, True)
     except Unreadable:
         return Unreadable
 
@@ -261,6 +262,6 @@ def test_a_longdouble_inside_a_result_travels_as_json():
     narrow = (np.array([[1.5], [2.5]]), 1 + 2j)
     (text, encoded), (twin, _) = lessontest._kept(wide), lessontest._kept(narrow)
     assert encoded and f'"dtype":"{np.dtype(np.longdouble)}"' in text
-    assert difference(read(repr(text), True), read(repr(twin), True), Rules()) is None
+    assert difference(read(text, True), read(twin, True), Rules()) is None
     if np.dtype(np.longdouble).itemsize > 8:  # a wider float than float64 here: not the same type
-        assert difference(read(repr(text), True), read(repr(twin), True), Rules(exact=True))
+        assert difference(read(text, True), read(twin, True), Rules(exact=True))

@@ -13,6 +13,7 @@ from codeblanks.grading import grade
 from codeblanks.grading.grade import case_intro
 from codeblanks.grading.inputs import describe_value
 from codeblanks.grading.reference import Reference
+from codeblanks.sandbox.inside.lessontest import dumps
 
 TEN = "ten tokens with four features, a sentence of seven"
 TEN_SETUP = (
@@ -96,14 +97,15 @@ def test_without_the_values_the_case_is_named_and_its_code_still_kept_out():
         (np.array(3), "the number 3"),
         (np.array(0.1 + 0.2), "a decimal number"),  # 0.30000000000000004: too long to quote
         (np.array(True), "the value True"),
-        ("'Işık ılık'", "a string of 9 characters"),
-        ("[1, 2, 3]", "a list of 3 items"),
-        ("[]", "an empty list"),
-        ("''", "an empty string"),
-        ("[('Zoe', 9)]", "a list of 1 item"),
-        ("{'a': 1, 'b': 2}", "a dictionary of 2 entries"),
-        ("<object at 0x7f>", None),  # no words for a kind we cannot read: left out
-        ("[1, 2, ...<cut>", None),
+        (dumps("Işık ılık"), "a string of 9 characters"),
+        (dumps([1, 2, 3]), "a list of 3 items"),
+        (dumps([]), "an empty list"),
+        (dumps(""), "an empty string"),
+        (dumps([("Zoe", 9)]), "a list of 1 item"),
+        (dumps({"a": 1, "b": 2}), "a dictionary of 2 entries"),
+        # no words for a kind a literal cannot write: left out
+        ('{"$":"object","t":"Box","r":"<Box object at 0x7f>"}', None),
+        ("[1, 2, ", None),  # no JSON that lessontest writes
     ],
 )
 def test_each_kind_of_value_in_words(value, words):

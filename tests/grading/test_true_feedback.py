@@ -182,32 +182,35 @@ def kinds():
         (
             "order = [int(i) for i in np.argsort(X)]",
             "order = [int(i) for i in np.argsort(-X)]",
-            "`order` is a `list` of length 4, good; but item 0 is 3 where 1 is expected.",
+            "`order` holds the right items, in the opposite order: check which way it is sorted "
+            "(`reverse=True`, `[::-1]`).",
         ),
         (
             "order = [int(i) for i in np.argsort(X)]",
             "order = [int(i) for i in np.argsort(X)][1:]",
-            "`order` is a `list` of length 3, but length 4 is expected.",
+            "`order` has 3 items, but 4 are expected. The first difference: `order[0]` is 2, but 1 "
+            "is expected.",
         ),
         (
             "order = [int(i) for i in np.argsort(X)]",
             "order = tuple(int(i) for i in np.argsort(X))",
-            "`order` is (1, 2, 0, 3), but [1, 2, 0, 3] is expected.",
+            "`order` is (1, 2, 0, 3) (of type `tuple`), but [1, 2, 0, 3] (of type `list`) is "
+            "expected.",
         ),
         (
             '"largest at index "',
             '"largest at\\tindex "',
-            "`label` is the string 'largest at\\tindex 3', but 'largest at index 3' is expected.",
+            "`label` is 'largest at\\tindex 3', but 'largest at index 3' is expected.",
         ),
         (
             '"negative": int((X < 0).sum())',
             '"negative": int((X <= 0).sum()) + 1',
-            "`counts` has the right keys; but at key 'negative' it holds 2 where 1 is expected.",
+            "`counts['negative']` is 2, but 1 is expected.",
         ),
         (
             '"negative": int((X < 0).sum())',
             '"zero": 0',
-            "`counts` has no key 'negative', which is expected.",
+            "`counts` lacks the key 'negative'.",
         ),
         (
             "signs = X > 0",
@@ -256,4 +259,4 @@ def test_the_new_sentences_reach_a_turkish_learner(kinds):
         g = grade(kinds, solution.replace("top = float(X.max())", "top = X[X.argmax():]"))
         h = grade(kinds, solution.replace('"negative": int((X < 0).sum())', '"zero": 0'))
     assert "`top`: (1,) şeklinde bir dizi, oysa tek bir sayı (5) bekleniyor." in g.feedback
-    assert "`counts` içinde 'negative' anahtarı yok, oysa bekleniyor." in h.feedback
+    assert "`counts`: 'negative' anahtarı eksik." in h.feedback

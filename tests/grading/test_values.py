@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from codeblanks.grading.values import compare_values, describe_difference, same_value
+from codeblanks.grading.pyvalues import compare_values
+from codeblanks.grading.values import describe_difference, same_value
 
 rng = np.random.default_rng(0)
 S = rng.normal(size=(3, 3))
@@ -98,8 +99,8 @@ def test_missing_and_dtype():
     (msg,) = describe_difference("mask", S, S > 0)
     assert "bool" in msg
     assert describe_difference("n", np.array(3), np.array(3.0)) == []
-    assert describe_difference("name", "'abc'", "'abd'") == [
-        "`name` is the string 'abc', but 'abd' is expected."
+    assert compare_values({"name": '"abc"'}, {"name": '"abd"'}, ("name",)) == [
+        "`name` is 'abc', but 'abd' is expected."
     ]
 
 

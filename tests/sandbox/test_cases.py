@@ -34,7 +34,7 @@ def test_each_case_is_a_fresh_program_in_one_child(sandbox):
     results = sandbox.run_cases(codes, limits=QUICK, capture=("x",))
     assert [r.verdict for r in results] == ["ok"] * 4
     assert list(results[0].values["x"]) == [0, 1, 2]
-    assert results[1].values["x"] == "'fresh'"  # no globals of case 1
+    assert results[1].values["x"] == '"fresh"'  # no globals of case 1 (JSON text)
     assert int(results[3].values["x"]) == 2  # builtins restored after case 3
     words = [r.stdout.split() for r in results]
     assert [w[0] for w in words] == ["one", "two", "three", "four"]  # each its own output

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from codeblanks.grading.values import _tolerance, close_cells
+from codeblanks.grading.values import close_cells, tolerance_for
 
 CAP = 16  # rows and columns kept of each array
 MOST = 2  # arrays kept per grade, in the lesson's order of values
@@ -85,7 +85,7 @@ def _side(array: np.ndarray | None) -> ArraySide | None:
 
 
 def _differ(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> np.ndarray:
-    rtol, atol = _tolerance(rtol, atol, got, expected)
+    rtol, atol = tolerance_for(rtol, atol, got, expected)
     return ~close_cells(got, expected, rtol, atol)
 
 

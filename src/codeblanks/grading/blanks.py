@@ -25,9 +25,10 @@ from typing import Any
 import numpy as np
 
 from codeblanks.content.model import BLANK, BlankQuestion, Lesson
-from codeblanks.content.pysource import literal_value, parse_tree, single_token, tokens
+from codeblanks.content.pysource import parse_tree, single_token, tokens
 from codeblanks.grading.cases import PARSE_ERRORS
 from codeblanks.grading.grade import run_sync
+from codeblanks.grading.pydata import Unreadable, captured, literal
 from codeblanks.grading.reference import (
     MOMENTARY,
     cache_key,
@@ -493,12 +494,12 @@ async def literal_that_passes(
 
 
 def _as_literal(value: Any) -> str | None:
-    if isinstance(value, str):  # a repr: a tuple, a list, a string...
+    if isinstance(value, str):  # lessontest's JSON: a tuple, a list, a string...
         try:
-            literal_value(value)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            text = repr(literal(captured(value)))
+        except (Unreadable, ValueError):
             return None
-        return value if len(value) <= 80 else None
+        return text if len(text) <= 80 else None
     shape = getattr(value, "shape", None)
     if shape == () and hasattr(value, "item"):
         return repr(value.item())

@@ -13,8 +13,8 @@ from codeblanks.grading.cases import VISIBLE
 from codeblanks.grading.codes import problem
 from codeblanks.grading.compare import compare_output
 from codeblanks.grading.functests import differing_tests, outcomes
+from codeblanks.grading.pyvalues import compare_values, value_rules
 from codeblanks.grading.reference import Reference
-from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.sandbox import RunResult
 
 

@@ -26,6 +26,7 @@ from codeblanks.grading.compare import OutputMatch, compare_output, line_diff, n
 from codeblanks.grading.functests import judge_tests, outcomes
 from codeblanks.grading.inputs import in_words, setup_code
 from codeblanks.grading.mistakes import matching_mistake
+from codeblanks.grading.pyvalues import compare_values, value_rules
 from codeblanks.grading.reading import READ_S, aread
 from codeblanks.grading.reference import (
     Reference,
@@ -37,7 +38,6 @@ from codeblanks.grading.reference import (
 )
 from codeblanks.grading.rules import RAN, Facts, rule_break
 from codeblanks.grading.tracebacks import error_line, friendly, matmul_operands
-from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.grading.verdicts import Verdict, platform_failed, run_failure, unchecked
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult, get_sandbox

@@ -10,7 +10,6 @@ that changes an input (a loop counting ``n`` down) does not change what the case
 
 from __future__ import annotations
 
-import ast
 from typing import Any
 
 import numpy as np
@@ -18,6 +17,7 @@ import numpy as np
 from codeblanks.content.model import Lesson, Variant
 from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.cases import PARSE_ERRORS, Case, _offsets, find_assignments, substitute
+from codeblanks.grading.pydata import Unreadable, captured, literal
 from codeblanks.i18n import gettext as _
 from codeblanks.i18n import ngettext
 
@@ -74,9 +74,9 @@ def describe_value(value: Any) -> str | None:
         return _array(value)
     if not isinstance(value, str):
         return None
-    try:  # not a number or an array: the sandbox sent its repr()
-        read = ast.literal_eval(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+    try:  # not a number or an array: lessontest's JSON text
+        read = literal(captured(value))
+    except (Unreadable, ValueError):
         return None
     return _python(read)
 

@@ -18,8 +18,8 @@ from codeblanks.content.model import Lesson, Mistake
 from codeblanks.grading.cases import VISIBLE
 from codeblanks.grading.compare import compare_output
 from codeblanks.grading.functests import differing_tests, same_tests
+from codeblanks.grading.pyvalues import compare_values, value_rules
 from codeblanks.grading.tracebacks import Frame, parse
-from codeblanks.grading.values import compare_values, value_rules
 from codeblanks.sandbox import RunResult
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from codeblanks.content.model import BlankQuestion, CorpusProgram, Lesson
 from codeblanks.content.problems import Problem
-from codeblanks.grading import pyvalues
+from codeblanks.grading import pydata
 from codeblanks.grading.blanks import BlankVerdict, acheck_blank, literal_that_passes
 from codeblanks.grading.cases import VISIBLE, MissingInputs, substitute
 from codeblanks.grading.codes import problem
@@ -332,10 +332,10 @@ def _address_only(value: object, encoded: bool) -> str | None:
     """The repr of a returned object known only by its address (no attributes to compare), cut
     to 60 characters; None for any other value."""
     try:
-        found = pyvalues.read(value, encoded)
-    except pyvalues.Unreadable:
+        found = pydata.read(value, encoded)
+    except pydata.Unreadable:
         return None
-    if not isinstance(found, pyvalues.Thing) or found.kind != "object" or found.items:
+    if not isinstance(found, pydata.Thing) or found.kind != "object" or found.items:
         return None
     if not ADDRESS.search(found.text):
         return None

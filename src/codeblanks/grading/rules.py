@@ -23,9 +23,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson, Rule
-from codeblanks.content.pysource import literal_value, parse_tree
+from codeblanks.content.pysource import parse_tree
 from codeblanks.grading.cases import PARSE_ERRORS, VISIBLE, Case
 from codeblanks.grading.counting import count_name
+from codeblanks.grading.pydata import Unreadable, captured, literal
 from codeblanks.i18n import gettext as _
 from codeblanks.sandbox import RunResult
 from codeblanks.sandbox.inside.wire import PRIVATE_END
@@ -303,8 +304,8 @@ def ran(runs: dict[str, RunResult]) -> set[tuple[str, int, int]]:
     for run in runs.values():
         text = run.values.get(RAN)
         try:
-            value = literal_value(text) if isinstance(text, str) else set()
-        except (*PARSE_ERRORS, TypeError):
+            value = literal(captured(text)) if isinstance(text, str) else set()
+        except (Unreadable, ValueError):
             continue
         if isinstance(value, set):
             found |= {

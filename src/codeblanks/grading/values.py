@@ -1,10 +1,10 @@
-"""Comparing the variables a program leaves behind with the solution's.
+"""How a NumPy array (or number) a program leaves behind differs from the solution's.
 
-The sandbox reads the named variables after the run and hands them over as data (NumPy arrays,
-else ``repr()`` strings); everything here happens in the grader's process, so the learner's code
-cannot take part in the comparison. Feedback names what is right before what is wrong and, for
-the common slips of array code, says what probably happened. Every message is one whole sentence
-in the current language (``codeblanks.i18n``).
+The sandbox hands numbers and arrays over as .npy data (every other value as JSON, which
+``pyvalues`` compares, calling here for the arrays inside); everything here happens in the
+grader's process, so the learner's code cannot take part in the comparison. Feedback names
+what is right before what is wrong and, for the common slips of array code, says what probably
+happened. Every message is one whole sentence in the current language (``codeblanks.i18n``).
 """
 
 from __future__ import annotations
@@ -14,10 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from codeblanks.content.model import GradingSpec
-from codeblanks.content.pysource import literal_value
 from codeblanks.i18n import gettext as _
-from codeblanks.i18n import ngettext
 
 # Floating-point values computed in a different but correct order (einsum instead of @, a sum
 # written out) differ in the last bits; comparisons of values never demand more than this.
@@ -28,26 +25,16 @@ VALUE_ATOL = 1e-9
 NARROW_FLOATS = {4: (1e-5, 1e-6), 2: (1e-2, 1e-3)}
 
 
-def _tolerance(
-    rtol: float, atol: float, got: np.ndarray | None = None, expected: np.ndarray | None = None
-) -> tuple[float, float]:
+def tolerance_for(rtol: float, atol: float, *arrays: np.ndarray) -> tuple[float, float]:
+    """The tolerance values are judged by: never below ``VALUE_RTOL``/``VALUE_ATOL``, nor
+    stricter than the narrowest float among ``arrays`` holds (the one rule for arrays, numbers
+    and the floats inside Python values)."""
     rtol, atol = max(rtol, VALUE_RTOL), max(atol, VALUE_ATOL)
-    for array in (got, expected):
-        if array is not None and array.dtype.kind == "f" and array.dtype.itemsize in NARROW_FLOATS:
+    for array in arrays:
+        if array.dtype.kind == "f" and array.dtype.itemsize in NARROW_FLOATS:
             floor_r, floor_a = NARROW_FLOATS[array.dtype.itemsize]
             rtol, atol = max(rtol, floor_r), max(atol, floor_a)
     return rtol, atol
-
-
-def value_rules(spec: GradingSpec) -> dict[str, Any]:
-    """``compare_values``'s keywords for a lesson's ``[grading]``."""
-    return {
-        "rtol": spec.rtol,
-        "atol": spec.atol,
-        "tolerance": spec.tolerance,
-        "distributions": spec.distributions,
-        "exact_dtype": spec.exact_dtype,
-    }
 
 
 def same_value(got: Any, expected: Any, rtol: float = 0.0, atol: float = 0.0) -> bool:
@@ -83,14 +70,6 @@ def describe_difference(
         if missing_ok:
             return []
         return [_("{name} is not defined when your program ends.").format(name=who)]
-    if isinstance(expected, str) or isinstance(got, str):
-        if isinstance(expected, str) and isinstance(got, str):
-            return [] if got == expected else _describe_python(who, got, expected)
-        return [
-            _("{name} is {got}, but {expected} is expected.").format(
-                name=who, got=_brief(got), expected=_brief(expected)
-            )
-        ]
     got, expected = np.asarray(got), np.asarray(expected)
     if got.shape != expected.shape:
         return [_shape_difference(who, got, expected)]
@@ -98,7 +77,7 @@ def describe_difference(
     if kind is not None:
         return [kind]
     gk, ek = got.dtype.kind, expected.dtype.kind
-    rtol, atol = _tolerance(rtol, atol, *(() if exact_dtype else (got, expected)))
+    rtol, atol = tolerance_for(rtol, atol, *(() if exact_dtype else (got, expected)))
     shape = _shape(got.shape)
     if ek == "b" or gk == "b":
         if np.array_equal(got, expected):
@@ -412,121 +391,6 @@ def _ratio_text(ratio: float) -> str:
     return repr(ratio)
 
 
-# How many characters of a string or an item the feedback quotes.
-SHOWN_CHARS = 60
-_KINDS = (bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset, type(None))
-
-
-def _describe_python(who: str, got: str, expected: str) -> list[str]:
-    """For values that arrived as ``repr()`` text (strings, lists, dicts, other objects): what
-    differs, in words that fit the kind of value. Text that is no Python literal is quoted."""
-    mine, theirs = _literal(got), _literal(expected)
-    if mine is _NOT_LITERAL or theirs is _NOT_LITERAL:
-        return [
-            _("{name} is {got}, but {expected} is expected.").format(
-                name=who, got=_brief(got), expected=_brief(expected)
-            )
-        ]
-    if type(mine) is not type(theirs):
-        return [
-            _("{name} is {got}, but {expected} is expected.").format(
-                name=who, got=_item(mine), expected=_item(theirs)
-            )
-        ]
-    if mine == theirs:  # equal values written differently (dict order, 1 and 1.0): as text
-        return [
-            _("{name} is {got}, but {expected} is expected.").format(
-                name=who, got=_brief(got), expected=_brief(expected)
-            )
-        ]
-    kind = type(mine).__name__
-    if isinstance(mine, str):
-        return [
-            _("{name} is the string {got}, but {expected} is expected.").format(
-                name=who, got=_quoted(mine, theirs), expected=_quoted(theirs, mine)
-            )
-        ]
-    if isinstance(mine, list | tuple):
-        if len(mine) != len(theirs):
-            return [
-                _(
-                    "{name} is a `{kind}` of length {count}, but length {expected} is expected."
-                ).format(name=who, kind=kind, count=len(mine), expected=len(theirs))
-            ]
-        at = next(i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b)
-        return [
-            _(
-                "{name} is a `{kind}` of length {count}, good; but item {index} is {got} where "
-                "{expected} is expected."
-            ).format(
-                name=who,
-                kind=kind,
-                count=len(mine),
-                index=at,
-                got=_item(mine[at]),
-                expected=_item(theirs[at]),
-            )
-        ]
-    if isinstance(mine, dict):
-        absent = [k for k in theirs if k not in mine]
-        if absent:
-            return [
-                _("{name} has no key {key}, which is expected.").format(
-                    name=who, key=_item(absent[0])
-                )
-            ]
-        extra = [k for k in mine if k not in theirs]
-        if extra:
-            return [
-                _("{name} has the key {key}, which is not expected.").format(
-                    name=who, key=_item(extra[0])
-                )
-            ]
-        key = next(k for k in theirs if mine[k] != theirs[k])
-        return [
-            _(
-                "{name} has the right keys; but at key {key} it holds {got} where {expected} is "
-                "expected."
-            ).format(name=who, key=_item(key), got=_item(mine[key]), expected=_item(theirs[key]))
-        ]
-    return [
-        _("{name} is {got}, but {expected} is expected.").format(
-            name=who, got=_item(mine), expected=_item(theirs)
-        )
-    ]
-
-
-_NOT_LITERAL = object()
-
-
-def _literal(text: str) -> Any:
-    try:
-        value = literal_value(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _NOT_LITERAL
-    return value if isinstance(value, _KINDS) else _NOT_LITERAL
-
-
-def _item(value: Any) -> str:
-    """A Python value as code, cut to ``SHOWN_CHARS``."""
-    text = repr(value)
-    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
-
-
-def _quoted(text: str, other: str) -> str:
-    """``text`` quoted and escaped as Python writes it; a long one cut to the part around the
-    first character where it differs from ``other``."""
-    if len(repr(text)) <= SHOWN_CHARS:
-        return repr(text)
-    at = next(
-        (i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b),
-        min(len(text), len(other)),
-    )
-    start = max(0, at - SHOWN_CHARS // 3)
-    part = text[start : start + SHOWN_CHARS // 2]
-    return ("…" if start else "") + repr(part) + ("…" if start + len(part) < len(text) else "")
-
-
 def _num(x: Any) -> str:
     x = np.asarray(x)
     if x.dtype.kind in "iub":
@@ -535,60 +399,7 @@ def _num(x: Any) -> str:
 
 
 def _brief(value: Any) -> str:
-    if isinstance(value, str):
-        return value if len(value) <= 60 else value[:57] + "..."
     value = np.asarray(value)
     if value.ndim == 0:
         return _num(value)
     return _("an array of shape {shape}").format(shape=_shape(value.shape))
-
-
-def compare_values(
-    got: dict[str, Any],
-    expected: dict[str, Any],
-    names: tuple[str, ...],
-    rtol: float = 0.0,
-    atol: float = 0.0,
-    *,
-    tolerance: dict[str, tuple[float, float]] | None = None,
-    distributions: dict[str, int] | None = None,
-    exact_dtype: bool = False,
-    hints: bool = True,
-) -> list[str]:
-    """Messages for every named variable that differs (one each); empty when all agree.
-    ``tolerance`` overrides ``rtol``/``atol`` per name; ``distributions`` are the names declared
-    to sum to 1 along an axis (see ``describe_difference``)."""
-    tolerance, distributions = tolerance or {}, distributions or {}
-    messages: list[str] = []
-    undefined = [n for n in names if n in expected and got.get(n) is None]
-    if undefined:
-        quoted = [f"`{n}`" for n in undefined]
-        listed = (
-            _("{names} and {last}").format(names=", ".join(quoted[:-1]), last=quoted[-1])
-            if len(quoted) > 1
-            else quoted[0]
-        )
-        messages.append(
-            ngettext(
-                "{names} is not defined when your program ends: the task asks for it as "
-                "variables at the top level.",
-                "{names} are not defined when your program ends: the task asks for them as "
-                "variables at the top level.",
-                len(undefined),
-            ).format(names=listed)
-        )
-    for name in names:
-        if name not in expected or name in undefined:
-            continue  # the solution does not define it on this case: nothing to compare with
-        r, a = tolerance.get(name, (rtol, atol))
-        messages += describe_difference(
-            name,
-            got.get(name),
-            expected[name],
-            r,
-            a,
-            axis=distributions.get(name),
-            exact_dtype=exact_dtype,
-            hints=hints,
-        )
-    return messages

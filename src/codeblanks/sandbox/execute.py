@@ -109,7 +109,7 @@ def _decode_values(meta: list[Any], blobs: bytes) -> dict[str, Any]:
         if kind == "npy":
             array = _decode_npy(blob)
             values[name] = "<unreadable value>" if array is None else array
-        elif kind == "repr":
+        elif kind == "json":  # lessontest's JSON text: the grader reads it (grading/pyvalues)
             values[name] = blob.decode("utf-8", "replace")
     return values
 

@@ -48,7 +48,8 @@ class RunResult:
     signal: int | None = None
     duration_ms: float = 0.0
     # Variables asked for with ``capture=``, read after the program ended: a NumPy array for
-    # numbers and booleans (decoded without pickle), else the value's repr() as a str.
+    # numbers and booleans (decoded without pickle), else the value as lessontest's JSON text (a
+    # str; grading/pyvalues reads it as data).
     values: dict[str, Any] = field(default_factory=dict)
     # The CPU the child used (ms), on the last outcome of each child (a grade's cases share
     # one): what the web's rate limit charges. 0 where nothing measured it.

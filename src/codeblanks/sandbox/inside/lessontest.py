@@ -10,7 +10,9 @@ test's pass or fail (an exception or not) is decided here, in the learner's proc
 A NumPy array or scalar is left as it is (it travels as .npy); any other value is written out
 here as JSON data (``encode``): tagged for what JSON has no word for (tuples, dicts, sets,
 iterators, objects), with an iterator consumed up to ``ITEMS`` values, so that the grader reads
-data and never runs or unpickles the learner's objects.
+data and never runs or unpickles the learner's objects. The runner writes every captured
+variable that is not a number or an array the same way (``dumps``): the grader has one reader
+and one engine for Python values.
 """
 
 from __future__ import annotations
@@ -37,6 +39,20 @@ TEXT = 3_000_000  # ...and characters of their numbers and strings (within the s
 DEPTH = 50  # containers inside containers
 MAX_DIGITS = 4000  # an int longer than this is written in hex (JSON's ints are decimal)
 _registered: list[tuple[str, bool, Test]] = []
+
+
+class Written(str):
+    """JSON text already written here (the outcomes, a test's result): the runner sends it as
+    it is, not as a string to write out again."""
+
+
+class TooLarge(Exception):
+    """A value holds more than ``NODES`` values or ``TEXT`` characters."""
+
+
+def dumps(value: object) -> Written:
+    """``value`` as JSON text (``encode``); TooLarge past the budget."""
+    return Written(json.dumps(encode(value), separators=(",", ":")))
 
 
 def value_name(index: int) -> str:
@@ -201,7 +217,7 @@ def _line_in(tb: TracebackType | None, filename: str) -> int | None:
 def run(namespace: dict[str, object], source: str, learner_file: str) -> None:
     """Run every test declared by ``source``; leave the outcomes in ``namespace``."""
     outcomes: list[dict[str, object]] = []
-    namespace[RESULTS] = json.dumps(outcomes)
+    namespace[RESULTS] = Written(json.dumps(outcomes))
     _registered.clear()
     calls: list[str] = []
     scope = dict(namespace)
@@ -235,17 +251,18 @@ def run(namespace: dict[str, object], source: str, learner_file: str) -> None:
                 outcome["returned"] = value is not None
                 try:
                     kept, outcome["encoded"] = _kept(value)
-                except _TooLarge:
+                except TooLarge:
                     outcome.update(status="too-large", message="too large to compare")
                 except BaseException as error:  # raised while a returned iterator was consumed
                     outcome = _error(name, hidden, error, learner_file, calls)
-                else:
-                    namespace[value_name(index)] = kept
+                else:  # JSON text the runner sends as it is (a forged one too: read warily)
+                    encoded = outcome["encoded"] and isinstance(kept, str)
+                    namespace[value_name(index)] = Written(kept) if encoded else kept
             outcome["input"] = calls[0] if calls else ""
             outcomes.append(outcome)
     finally:
         sys.stdout, sys.stderr = saved
-        namespace[RESULTS] = json.dumps(outcomes)
+        namespace[RESULTS] = Written(json.dumps(outcomes))
 
 
 def _error(
@@ -263,10 +280,6 @@ def _error(
     }
 
 
-class _TooLarge(Exception):
-    """A result holds more than ``NODES`` values or ``TEXT`` characters."""
-
-
 def _kept(value: object) -> tuple[object, bool]:
     """What the grader captures of a returned value, and whether it is JSON text (else a NumPy
     array or scalar, sent as .npy)."""
@@ -277,7 +290,7 @@ def _kept(value: object) -> tuple[object, bool]:
         and np.asarray(value).dtype.kind in "biufc"
     ):
         return value, False
-    return json.dumps(encode(value), separators=(",", ":")), True
+    return dumps(value), True
 
 
 def encode(value: object) -> object:
@@ -297,12 +310,12 @@ class _Encoder:
     def encode(self, value: Any, depth: int) -> object:
         self.left -= 1
         if self.left < 0:
-            raise _TooLarge
+            raise TooLarge
         kind = type(value)
         if kind is str or kind is int:
             self.text -= len(value) if kind is str else value.bit_length() // 3
             if self.text < 0:
-                raise _TooLarge
+                raise TooLarge
         if value is None or kind is bool or kind is str or kind is float:
             return value
         if kind is int:
@@ -330,7 +343,7 @@ class _Encoder:
         self.left -= len(values)
         self.text -= size
         if self.left < 0 or self.text < 0:
-            raise _TooLarge
+            raise TooLarge
         return values
 
     def _items(self, values: Iterable[object], depth: int) -> list[object]:

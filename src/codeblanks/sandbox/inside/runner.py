@@ -3,7 +3,7 @@
 Everything here executes after the child dropped to its run uid and loaded its seccomp filter;
 from the moment the learner's code starts, anything in this process may have been tampered with,
 so the supervisor treats every byte coming back as hostile (sizes are capped there, values are
-decoded with ``allow_pickle=False``).
+decoded with ``allow_pickle=False``, JSON read as data by the grader).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import contextlib
 import ctypes
 import importlib
 import io
+import json
 import linecache
 import os
 import random  # noqa: F401 (preloaded for programs; CPython reseeds it in each forked child)
@@ -23,6 +24,7 @@ import sys
 import traceback
 import types
 
+import lessontest
 import wire
 
 TYPE_CHECKING = False  # what mypy reads as True: typing is never imported in the sandbox
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
     Values = list[list[object]]  # the DONE header's table: [name, kind, size] each
 
 RUNNER_FILE = os.path.abspath(__file__)
-MAX_REPR = 64 * 1024
 # What a typical NumPy lesson program touches: running it in each spare before the learner's code
 # takes the copy-on-write page faults and cold caches off the learner's clock.
 _WARM_UP = """\
@@ -176,8 +177,9 @@ def _learner_traceback(exc: BaseException) -> str:
 
 
 def _encode_value(value: object) -> tuple[str, bytes]:
+    """Numbers and NumPy arrays of numbers as .npy; any other value as lessontest's JSON (text it
+    wrote already, a function test's result, as it is), which the grader reads as data."""
     np = sys.modules.get("numpy")
-    # Numbers and NumPy arrays of numbers travel as .npy; lists, strings, objects as repr().
     if np is not None and isinstance(value, (bool, int, float, complex, np.ndarray, np.generic)):
         try:
             arr = np.asarray(value)
@@ -187,15 +189,27 @@ def _encode_value(value: object) -> tuple[str, bytes]:
                 return "npy", buf.getvalue()
         except Exception:
             pass
-    try:
-        text = repr(value)
-    except Exception as e:
-        text = f"<repr() failed: {type(e).__name__}>"
-    if len(text) > MAX_REPR and type(value) is not str:
-        # A str is sent whole, within the budget of all values (a function test's result is JSON
-        # text: cut, it would not read); another object's repr is cut.
-        text = text[:MAX_REPR] + "...<cut>"
-    return "repr", text.encode("utf-8", "backslashreplace")
+    if type(value) is _WRITTEN:
+        text = str.__str__(value)  # the text itself, never a method of its own
+    else:
+        try:
+            text = _dumps(value)
+        except _TOO_LARGE:
+            return "too-large", b""
+        except Exception as e:  # raised by the program's own code (a property, an iterator)
+            text = _dumps_failed(value, e)
+    return "json", text.encode("utf-8", "backslashreplace")
+
+
+# Bound at import, before any program runs: a program replacing lessontest's names changes
+# nothing here (what it can forge, the text sent, the grader reads as hostile anyway).
+_WRITTEN, _TOO_LARGE, _dumps = lessontest.Written, lessontest.TooLarge, lessontest.dumps
+
+
+def _dumps_failed(value: object, error: Exception) -> str:
+    """An object node for a value whose writing raised: its type and the error, no attributes."""
+    why = f"writing it raised {type(error).__name__}"
+    return json.dumps({"$": "object", "t": _type_name(type(value)), "why": why})
 
 
 def _capture(namespace: dict[str, object], names: list[str]) -> tuple[Values, list[bytes]]:
