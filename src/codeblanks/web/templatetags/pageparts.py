@@ -28,7 +28,7 @@ MARKER = "cbpartcsrfmarker0000000000000000"  # a token's shape: letters and digi
 _OWN = frozenset({"True", "False", "None", "forloop"})
 
 
-class UnkeyedName(LookupError):
+class UnkeyedName(Exception):
     """A part read a name the page has but the part's key does not hold."""
 
 
@@ -93,8 +93,10 @@ def part(parser, token):
         raise template.TemplateSyntaxError('{% part %} needs a name: {% part "name" shown… %}')
     given = [_given(bit) for bit in bits[2:]]
     names = tuple(name for name, _ in given)
-    if len(set(names)) < len(names) or "csrf_token" in names:
+    if len(set(names)) < len(names):
         raise template.TemplateSyntaxError(f"{{% part {bits[1]} %}}: a name given twice")
+    if "csrf_token" in names:
+        raise template.TemplateSyntaxError(f"{{% part {bits[1]} %}}: csrf_token is per request")
     nodelist = parser.parse(("endpart",))
     parser.delete_first_token()
     shown = [parser.compile_filter(expression) for _, expression in given]
