@@ -1,6 +1,7 @@
 """CPU per page (the target: a page costs at most ~3 ms): the lesson page and the home
 page through the ASGI application in-process, counted from /proc for this process, with the
-rendered-parts cache (web/pages/pagecache.py) off and then on, in the same run.
+rendered-parts cache (web/pages/pagecache.py) off, on with its shared parts only (no
+learner-state part kept), and on, in the same run.
 
     .venv/bin/python benchmarks/pages.py [--n 200] [--repeat 1] [--lesson query-key-value]
         [--profile FILE]
@@ -71,15 +72,22 @@ async def main(args) -> int:
                 off = await cpu_per_page(app, host, path, must, args.n, language, profile)
                 print(f"  {name:12s} {language}  no cache {off:6.2f} ms   (target: ~3 ms)")
                 continue
-            offs, ons = [], []
+            offs, shareds, ons = [], [], []
+            learner_limit = getattr(getattr(pagecache, "learner", None), "limit", None)
             for _ in range(args.repeat):
                 pagecache.enabled = False
                 offs.append(await cpu_per_page(app, host, path, must, args.n, language))
                 pagecache.enabled = True
+                if learner_limit is not None:  # a checkout from before the two caches: no column
+                    pagecache.clear()
+                    pagecache.learner.limit = 0
+                    shareds.append(await cpu_per_page(app, host, path, must, args.n, language))
+                    pagecache.learner.limit = learner_limit
                 ons.append(await cpu_per_page(app, host, path, must, args.n, language, profile))
             off, on = min(offs), min(ons)
-            print(f"  {name:12s} {language}  cache off {off:6.2f} ms   cache on {on:6.2f} ms"
-                  f"   (target: ~3 ms)")  # fmt: skip
+            shared = f"shared only {min(shareds):6.2f} ms   " if shareds else ""
+            print(f"  {name:12s} {language}  cache off {off:6.2f} ms   {shared}"
+                  f"cache on {on:6.2f} ms   (target: ~3 ms)")  # fmt: skip
     if profile:
         profile.dump_stats(args.profile)
     return 0

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import settings
 
 from codeblanks.sandbox import service
+from codeblanks.web.pages import pagecache
 
 # Machines here are shared and noisy: no per-example deadline. In CI (CI=true) Hypothesis derives
 # its examples from each test's name, so a red run can be replayed; locally they stay random, so
@@ -22,6 +23,9 @@ settings.load_profile("ci" if os.environ.get("CI") else "codeblanks")
 # A command line a test starts runs cold: a warm sandbox server would outlive the test
 # (tests/cli/test_warm.py turns it on, in a private folder of its own, and stops it).
 os.environ["CODEBLANKS_WARM"] = "0"
+
+# A page part that reads a name its key leaves out fails the test that renders it.
+pagecache.strict = True
 
 
 def pytest_collection_modifyitems(session, config, items):
