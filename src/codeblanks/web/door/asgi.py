@@ -4,7 +4,8 @@ Requests under ``/api/`` go to a second Django handler, with the same URLconf an
 ``settings.API_MIDDLEWARE``: no session, CSRF, auth or messages middleware (the API never acts on
 a browser session), and nothing that hops to a worker thread. Everything else goes to
 ``SiteHandler``: the full ``MIDDLEWARE``, run as one sync chain in one hop to a reused worker
-thread. See "The request path" in docs/architecture.md.
+thread. A Run (page or API) takes its own path beside these two (``runpath.py``). See "The
+request path" in docs/architecture.md.
 """
 
 import asyncio
@@ -201,10 +202,16 @@ def _has_token(scope) -> bool:
     return any(name == b"authorization" for name, _ in scope.get("headers", ()))
 
 
-def is_api(scope) -> bool:
+def scope_path(scope) -> str:
+    """The request's path inside the site (without the proxy's ``root_path``)."""
     path, root = scope.get("path", ""), scope.get("root_path", "")
     if root and path.startswith(root):
         path = path[len(root) :]
+    return path
+
+
+def is_api(scope) -> bool:
+    path = scope_path(scope)
     return scope["type"] == "http" and (
         path == API_PREFIX.rstrip("/") or path.startswith(API_PREFIX)
     )
@@ -214,15 +221,28 @@ from codeblanks.web.door import bodies  # noqa: E402 (needs the settings module 
 from codeblanks.web.door.middleware import _in_thread  # noqa: E402
 
 get_asgi_application()  # sets Django up
+
+from codeblanks.web.door import runpath  # noqa: E402 (its handlers are this module's)
+
 site = SiteHandler()  # the whole site, full middleware
 api = ApiHandler()
+page_run = runpath.PageRunHandler()  # POST /lessons/<id>/run: settings.RUN_MIDDLEWARE
+api_run = runpath.ApiRunHandler()  # POST /api/run and a lesson's grade: no resolver
+
+
+def handler_for(scope):
+    """Which handler answers: a Run's own (runpath.py), the API's, or the site's."""
+    if runpath.is_page_run(scope):
+        return page_run
+    if is_api(scope):
+        return api_run if runpath.is_api_run(scope) else api
+    return site
 
 
 async def application(scope, receive, send):
     if scope["type"] == "http":
         scope, receive = await bodies.bounded(scope, receive)
-    handler = api if is_api(scope) else site
-    await handler(scope, receive, send)
+    await handler_for(scope)(scope, receive, send)
 
 
 # Outermost: every request gets an id, a log line and its metrics (requestlog.py); then, while
