@@ -1,7 +1,6 @@
 """Run from the lesson page: code saved on every run, attempts recorded, the verdict shown in
 words, the diff and traceback, escaping, limits, CSRF, reset and the solution."""
 
-
 import pytest
 from django.test import override_settings
 

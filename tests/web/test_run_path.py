@@ -63,7 +63,7 @@ def test_the_run_paths_are_the_urlconfs():
     for path in (RUN, "/lessons/x_2-y/run", "/api/run", "/api/lessons/first-steps/grade"):
         routes = runpath.PAGE_ROUTES if path.startswith("/lessons/") else runpath.API_ROUTES
         django = resolve(path)
-        ours = runpath._resolve(routes, asgi.page_run._views | asgi.api_run._views, path)
+        ours = runpath._resolve(routes, asgi.page_run.views | asgi.api_run.views, path)
         assert (ours.func, ours.kwargs, ours.url_name) == (
             django.func, django.kwargs, django.url_name)  # fmt: skip
         assert ours.route == django.route
@@ -207,3 +207,13 @@ def test_a_session_key_left_by_the_run_is_the_pages_learner(grader):
     browser.run("print:a")
     store = import_module(settings.SESSION_ENGINE).SessionStore(browser.cookies["sessionid"])
     assert store[SESSION_KEY] == LessonProgress.objects.get().anon_key
+
+
+def test_a_run_of_no_lesson_is_the_sites_404(grader):
+    browser = Browser()
+    answer = browser.request("POST", "/lessons/nope/run", f"code=1&csrfmiddlewaretoken={TOKEN}"
+                             .encode(), FORM)  # fmt: skip
+    assert answer.status == 404 and "<html" in answer.body.decode() and grader.codes == []
+    api = browser.request("POST", "/api/lessons/nope/grade", b'{"code": "1"}',
+                          [(b"content-type", b"application/json")])  # fmt: skip
+    assert api.status == 404 and api.json()["error"] == "no-such-lesson"

@@ -202,32 +202,41 @@ def _has_token(scope) -> bool:
     return any(name == b"authorization" for name, _ in scope.get("headers", ()))
 
 
-def scope_path(scope) -> str:
-    """The request's path inside the site (without the proxy's ``root_path``)."""
-    path, root = scope.get("path", ""), scope.get("root_path", "")
-    if root and path.startswith(root):
-        path = path[len(root) :]
-    return path
-
-
 def is_api(scope) -> bool:
-    path = scope_path(scope)
+    path = runpath.scope_path(scope)
     return scope["type"] == "http" and (
         path == API_PREFIX.rstrip("/") or path.startswith(API_PREFIX)
     )
 
 
-from codeblanks.web.door import bodies  # noqa: E402 (needs the settings module named above)
+# (bodies needs the settings module named above)
+from codeblanks.web.door import bodies, runpath  # noqa: E402
 from codeblanks.web.door.middleware import _in_thread  # noqa: E402
 
 get_asgi_application()  # sets Django up
 
-from codeblanks.web.door import runpath  # noqa: E402 (its handlers are this module's)
+
+class PageRunHandler(runpath.OwnRoutes, SiteHandler):
+    """The page's Run (runpath.py): the site's handler with ``settings.RUN_MIDDLEWARE``."""
+
+    routes = runpath.PAGE_ROUTES
+
+    def load_middleware(self, is_async=False):
+        from django.conf import settings
+
+        runpath.load_sync_chain(self, settings.RUN_MIDDLEWARE)
+
+
+class ApiRunHandler(runpath.OwnRoutes, ApiHandler):
+    """The API's Run and grade (runpath.py): the API's handler without the resolver."""
+
+    routes = runpath.API_ROUTES
+
 
 site = SiteHandler()  # the whole site, full middleware
 api = ApiHandler()
-page_run = runpath.PageRunHandler()  # POST /lessons/<id>/run: settings.RUN_MIDDLEWARE
-api_run = runpath.ApiRunHandler()  # POST /api/run and a lesson's grade: no resolver
+page_run = PageRunHandler()  # POST /lessons/<id>/run: settings.RUN_MIDDLEWARE
+api_run = ApiRunHandler()  # POST /api/run and a lesson's grade: no resolver
 
 
 def handler_for(scope):

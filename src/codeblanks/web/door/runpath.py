@@ -2,12 +2,14 @@
 and ``POST /api/lessons/<id>/grade`` (the API's) skip the URL resolver and the site's
 ``MIDDLEWARE`` (see "The request path" in docs/architecture.md).
 
-The page's Run goes to ``PageRunHandler``: the site's handler (one hop to a reused thread, as
-``asgi.SiteHandler``) with ``settings.RUN_MIDDLEWARE``, the steps a Run needs and no more, and
-the view found by the path alone. The view is sync (``views.lesson.lesson_run``): the learner,
-the rendering and the store's writes stay on the request's thread, and only the tutor's run is
-handed to the event loop, so a Run makes three hand-offs where it made six. The API's two go to
-``ApiRunHandler``: the API's own handler, without the resolver.
+The page's Run goes to ``asgi.PageRunHandler``: the site's handler (one hop to a reused thread,
+as ``asgi.SiteHandler``) with ``settings.RUN_MIDDLEWARE``, the steps a Run needs and no more,
+and the view found by the path alone (``OwnRoutes``). The view (``views.lesson.lesson_run``)
+is sync: the learner, the rendering and the store's writes stay on the request's thread, and
+only the tutor's run is handed to the event loop: past the hop to its thread, a Run makes three
+hand-offs (the run, and back for each of its two writes) where the async view made five. The API's two go to
+``asgi.ApiRunHandler``: the API's own handler, without the resolver. The handlers live in
+asgi.py beside the ones they extend; this module imports nothing of the door's.
 
 Any other method on these paths, and every other path, goes where it went before (a GET on a
 Run's path still gets its 405 from the view's own decorator, through the full chain).
@@ -15,16 +17,14 @@ Run's path still gets its 405 from the view's own decorator, through the full ch
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.core.handlers.exception import convert_exception_to_response
 from django.urls import ResolverMatch
 from django.utils.module_loading import import_string
-
-from codeblanks.web.door.asgi import ApiHandler, SiteHandler, scope_path
 
 
 @dataclass(frozen=True)
@@ -64,48 +64,47 @@ def _resolve(routes: tuple[Route, ...], views: dict[str, Callable], path: str):
     raise LookupError(path)  # never: the door takes only what a route matched
 
 
-class PageRunHandler(SiteHandler):
-    """``asgi.SiteHandler`` with ``settings.RUN_MIDDLEWARE`` for its chain, and the view found
-    by its path. Django's own loop over the chain's hooks (``process_view``, for CSRF) and its
-    exception handling are kept; only the list and the resolver are ours."""
+class OwnRoutes:
+    """For a Django handler (``asgi.PageRunHandler``, ``asgi.ApiRunHandler``): the view found by
+    its path among ``routes``, in place of Django's resolver."""
 
-    routes = PAGE_ROUTES
+    routes: tuple[Route, ...] = ()
 
-    def load_middleware(self, is_async=False):
-        self._views = {route.view: import_string(route.view) for route in self.routes}
-        self._view_middleware: list = []
-        self._template_response_middleware: list = []
-        self._exception_middleware: list = []
-        handler = convert_exception_to_response(self._get_response)
-        for path in reversed(settings.RUN_MIDDLEWARE):
-            middleware = import_string(path)(handler)
-            if hasattr(middleware, "process_view"):
-                self._view_middleware.insert(0, middleware.process_view)
-            if hasattr(middleware, "process_template_response"):
-                self._template_response_middleware.append(middleware.process_template_response)
-            if hasattr(middleware, "process_exception"):
-                self._exception_middleware.append(middleware.process_exception)
-            handler = convert_exception_to_response(middleware)
-        self._middleware_chain = handler
+    @functools.cached_property
+    def views(self) -> dict[str, Callable]:
+        return {route.view: import_string(route.view) for route in self.routes}
 
     def resolve_request(self, request):
-        request.resolver_match = match = _resolve(self.routes, self._views, request.path_info)
+        request.resolver_match = match = _resolve(self.routes, self.views, request.path_info)
         return match.func, match.args, match.kwargs
 
 
-class ApiRunHandler(ApiHandler):
-    """``asgi.ApiHandler`` (``settings.API_MIDDLEWARE``, on the event loop) with the view found
-    by its path."""
+def load_sync_chain(handler, names: list[str]) -> None:
+    """Django's ``BaseHandler.load_middleware`` for a sync handler, over ``names`` in place of
+    ``settings.MIDDLEWARE``: the same hooks collected (``process_view``, for CSRF), the same
+    exception handling; only the list is ours."""
+    handler._view_middleware = []
+    handler._template_response_middleware = []
+    handler._exception_middleware = []
+    chain = convert_exception_to_response(handler._get_response)
+    for path in reversed(names):
+        middleware = import_string(path)(chain)
+        if hasattr(middleware, "process_view"):
+            handler._view_middleware.insert(0, middleware.process_view)
+        if hasattr(middleware, "process_template_response"):
+            handler._template_response_middleware.append(middleware.process_template_response)
+        if hasattr(middleware, "process_exception"):
+            handler._exception_middleware.append(middleware.process_exception)
+        chain = convert_exception_to_response(middleware)
+    handler._middleware_chain = chain
 
-    routes = API_ROUTES
 
-    def load_middleware(self, is_async=False):
-        self._views = {route.view: import_string(route.view) for route in self.routes}
-        super().load_middleware(is_async)
-
-    def resolve_request(self, request):
-        request.resolver_match = match = _resolve(self.routes, self._views, request.path_info)
-        return match.func, match.args, match.kwargs
+def scope_path(scope) -> str:
+    """The request's path inside the site (without the proxy's ``root_path``)."""
+    path, root = scope.get("path", ""), scope.get("root_path", "")
+    if root and path.startswith(root):
+        path = path[len(root) :]
+    return path
 
 
 def _takes(routes: tuple[Route, ...], scope) -> bool:
