@@ -7,9 +7,9 @@ as ``asgi.SiteHandler``) with ``settings.RUN_MIDDLEWARE``, the steps a Run needs
 and the view found by the path alone (``OwnRoutes``). The view (``views.lesson.lesson_run``)
 is sync: the learner, the rendering and the store's writes stay on the request's thread, and
 only the tutor's run is handed to the event loop: past the hop to its thread, a Run makes three
-hand-offs (the run, and back for each of its two writes) where the async view made five. The API's two go to
-``asgi.ApiRunHandler``: the API's own handler, without the resolver. The handlers live in
-asgi.py beside the ones they extend; this module imports nothing of the door's.
+hand-offs (the run, and back for each of its two writes) where the async view made five.
+The API's two go to ``asgi.ApiRunHandler``: the API's own handler, without the resolver. The
+handlers live in asgi.py beside the ones they extend; this module imports nothing of the door's.
 
 Any other method on these paths, and every other path, goes where it went before (a GET on a
 Run's path still gets its 405 from the view's own decorator, through the full chain).
