@@ -135,7 +135,7 @@ class SiteHandler(ASGIHandler):
     connections that are old or broken, and connections are per thread, so they run on the
     request's own thread. Django's own path costs far more: its ``MiddlewareMixin`` hooks hop to
     a thread and back each (some 16 a page), its signals hop again, and it starts a new thread
-    for every request (``ThreadSensitiveContext``). Async views (Run, a question's Check) still
+    for every request (``ThreadSensitiveContext``). Async views (a question's Check) still
     run on the event loop: Django calls them from the thread with ``async_to_sync``, which hands
     the coroutine to this loop, and their own ``sync_to_async`` calls come back to the same
     thread; a run waiting for the sandbox holds only its own request's thread."""
