@@ -103,13 +103,24 @@ class Served:
     def cpu_ms(self) -> float:
         return tree_cpu_ms(self.pid)
 
+    def own_cpu_ms(self) -> float:
+        """The serve process's own utime + stime (every thread of it: the web side while it
+        is one process), without its children."""
+        fields = _stat(self.pid)
+        return (int(fields[11]) + int(fields[12])) * 1000 / TICK
+
 
 @contextlib.contextmanager
-def serve(src: Path | None = None, label: str = "this tree", env: dict | None = None):
+def serve(
+    src: Path | None = None,
+    label: str = "this tree",
+    env: dict | None = None,
+    python: str | None = None,
+):
     """``codeblanks serve`` on a free loopback port with SQLite in a temporary directory and the
     rate limit off (the caller's other CODEBLANKS_* settings pass on), from ``src`` (a tree's
-    ``src/`` folder: this one by default, or a checkout of another commit, run with this same
-    virtualenv); stopped at the end, its logged errors printed."""
+    ``src/`` folder: this one by default, or a checkout of another commit), run with ``python``
+    (this virtualenv's by default); stopped at the end, its logged errors printed."""
     src = src or ROOT / "src"
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="codeblanks-bench-") as data:
@@ -124,7 +135,7 @@ def serve(src: Path | None = None, label: str = "this tree", env: dict | None = 
         }
         log = open(Path(data) / "serve.log", "wb")  # noqa: SIM115 (closed below)
         proc = subprocess.Popen(
-            [sys.executable, "-m", "codeblanks.cli.main", "serve", "--port", str(port)],
+            [python or sys.executable, "-m", "codeblanks.cli.main", "serve", "--port", str(port)],
             env=full_env,
             cwd=data,
             stdout=log,
@@ -194,9 +205,34 @@ def checkout(commit: str) -> Iterator[Path]:
         yield src
 
 
-def describe(commit: str) -> str:
+@dataclass(frozen=True)
+class Tree:
+    """Code to serve: its ``src/`` folder, the interpreter to run it with, and a label."""
+
+    src: Path
+    python: str
+    label: str
+
+
+@contextlib.contextmanager
+def baseline(spec: str) -> Iterator[Tree]:
+    """The tree to compare with: ``spec`` is a folder (another checkout, run with its own
+    ``.venv`` when it has one, else with this virtualenv) or a commit (``checkout``)."""
+    folder = Path(spec)
+    if (folder / "src" / "codeblanks").is_dir():
+        venv = folder / ".venv" / "bin" / "python"
+        python = str(venv) if venv.exists() else sys.executable
+        yield Tree(folder / "src", python, f"baseline {folder}")
+        return
+    with checkout(spec) as src:
+        yield Tree(src, sys.executable, f"baseline {spec[:10]}")
+
+
+def describe(commit: str, where: Path = ROOT) -> str:
+    if (Path(commit) / "src").is_dir():
+        where, commit = Path(commit), "HEAD"
     done = subprocess.run(
-        ["git", "-C", str(ROOT), "log", "-1", "--format=%h %s", commit],
+        ["git", "-C", str(where), "log", "-1", "--format=%h %s", commit],
         capture_output=True,
         text=True,
         check=False,

@@ -1,15 +1,10 @@
 """Run from the lesson page: code saved on every run, attempts recorded, the verdict shown in
 words, the diff and traceback, escaping, limits, CSRF, reset and the solution."""
 
-import asyncio
-
 import pytest
-from asgiref.sync import sync_to_async
-from django.db import connections
 from django.test import override_settings
 
 from codeblanks.sandbox import RunLimits
-from codeblanks.sandbox.testing import PATIENCE_S
 from codeblanks.web.models import Attempt, LessonProgress
 
 from .conftest import FIRST
@@ -153,34 +148,6 @@ def test_show_solution_asks_then_records(client):
     assert progress().revealed_at is not None
     page = client.get("/lessons/first-steps/").content.decode()
     assert "Sample solution" in page and "Show solution</button>" not in page
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_slow_run_does_not_hold_up_other_pages(async_client, monkeypatch):
-    """While one learner's program runs, another learner's page is served."""
-    from codeblanks.grading import Grade
-    from codeblanks.learning import tutor
-
-    async def scenario():
-        entered, release = asyncio.Event(), asyncio.Event()
-
-        async def slow(lesson, code, sandbox=None, client=None):
-            entered.set()
-            await release.wait()
-            return Grade("correct", "a\nb\n", "", "a\nb\n")
-
-        monkeypatch.setattr(tutor, "agrade", slow)
-        run = asyncio.create_task(async_client.post(RUN, {"code": "x"}, **HTMX))
-        await asyncio.wait_for(entered.wait(), PATIENCE_S)
-        # The run is held until the other page is served: served at all means not queued.
-        other = await asyncio.wait_for(async_client.get("/lessons/last-steps/"), PATIENCE_S)
-        assert other.status_code == 200 and not run.done()
-        release.set()
-        assert (await run).status_code == 200
-        # The views' database work ran in asgiref's worker thread: close its connection there.
-        await sync_to_async(connections.close_all)()
-
-    asyncio.run(scenario())
 
 
 def _config(**changes):

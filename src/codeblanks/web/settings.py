@@ -60,6 +60,24 @@ API_MIDDLEWARE = [
     "codeblanks.web.door.middleware.api_xframe",  # XFrameOptionsMiddleware
 ]
 
+# The lesson page's Run (POST /lessons/<id>/run) is served by its own handler (door/runpath.py)
+# with only what a Run needs of MIDDLEWARE, in the same order; left out: StaticFiles (never a
+# static path), MessageMiddleware (a Run neither adds nor shows a message) and AxesMiddleware
+# (only a log-in can be locked out). Adding to MIDDLEWARE? Decide whether the Run needs it too.
+RUN_MIDDLEWARE = [
+    "codeblanks.web.door.outages.database_outage",
+    "django.middleware.security.SecurityMiddleware",
+    "codeblanks.web.door.middleware.security_headers",
+    "codeblanks.web.door.middleware.body_refusal",
+    "django.contrib.sessions.middleware.SessionMiddleware",  # the learner's key
+    "django.middleware.common.CommonMiddleware",  # ALLOWED_HOSTS, user agents
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",  # a signed-in learner
+    "codeblanks.web.door.languages.languages",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",  # the partial or the whole page
+]
+
 # Bodies are read whole in memory by asgi.py (bodies.py), bounded in size and time, so Django's
 # own limits only repeat the size bound, and nothing is ever spooled to disk.
 DATA_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_body_bytes

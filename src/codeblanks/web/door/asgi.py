@@ -4,7 +4,8 @@ Requests under ``/api/`` go to a second Django handler, with the same URLconf an
 ``settings.API_MIDDLEWARE``: no session, CSRF, auth or messages middleware (the API never acts on
 a browser session), and nothing that hops to a worker thread. Everything else goes to
 ``SiteHandler``: the full ``MIDDLEWARE``, run as one sync chain in one hop to a reused worker
-thread. See "The request path" in docs/architecture.md.
+thread. A Run (page or API) takes its own path beside these two (``runpath.py``). See "The
+request path" in docs/architecture.md.
 """
 
 import asyncio
@@ -134,7 +135,7 @@ class SiteHandler(ASGIHandler):
     connections that are old or broken, and connections are per thread, so they run on the
     request's own thread. Django's own path costs far more: its ``MiddlewareMixin`` hooks hop to
     a thread and back each (some 16 a page), its signals hop again, and it starts a new thread
-    for every request (``ThreadSensitiveContext``). Async views (Run, a question's Check) still
+    for every request (``ThreadSensitiveContext``). Async views (a question's Check) still
     run on the event loop: Django calls them from the thread with ``async_to_sync``, which hands
     the coroutine to this loop, and their own ``sync_to_async`` calls come back to the same
     thread; a run waiting for the sandbox holds only its own request's thread."""
@@ -202,27 +203,55 @@ def _has_token(scope) -> bool:
 
 
 def is_api(scope) -> bool:
-    path, root = scope.get("path", ""), scope.get("root_path", "")
-    if root and path.startswith(root):
-        path = path[len(root) :]
+    path = runpath.scope_path(scope)
     return scope["type"] == "http" and (
         path == API_PREFIX.rstrip("/") or path.startswith(API_PREFIX)
     )
 
 
-from codeblanks.web.door import bodies  # noqa: E402 (needs the settings module named above)
+# (bodies needs the settings module named above)
+from codeblanks.web.door import bodies, runpath  # noqa: E402
 from codeblanks.web.door.middleware import _in_thread  # noqa: E402
 
 get_asgi_application()  # sets Django up
+
+
+class PageRunHandler(runpath.OwnRoutes, SiteHandler):
+    """The page's Run (runpath.py): the site's handler with ``settings.RUN_MIDDLEWARE``."""
+
+    routes = runpath.PAGE_ROUTES
+
+    def load_middleware(self, is_async=False):
+        from django.conf import settings
+
+        runpath.load_sync_chain(self, settings.RUN_MIDDLEWARE)
+
+
+class ApiRunHandler(runpath.OwnRoutes, ApiHandler):
+    """The API's Run and grade (runpath.py): the API's handler without the resolver."""
+
+    routes = runpath.API_ROUTES
+
+
 site = SiteHandler()  # the whole site, full middleware
 api = ApiHandler()
+page_run = PageRunHandler()  # POST /lessons/<id>/run: settings.RUN_MIDDLEWARE
+api_run = ApiRunHandler()  # POST /api/run and a lesson's grade: no resolver
+
+
+def handler_for(scope):
+    """Which handler answers: a Run's own (runpath.py), the API's, or the site's."""
+    if runpath.is_page_run(scope):
+        return page_run
+    if is_api(scope):
+        return api_run if runpath.is_api_run(scope) else api
+    return site
 
 
 async def application(scope, receive, send):
     if scope["type"] == "http":
         scope, receive = await bodies.bounded(scope, receive)
-    handler = api if is_api(scope) else site
-    await handler(scope, receive, send)
+    await handler_for(scope)(scope, receive, send)
 
 
 # Outermost: every request gets an id, a log line and its metrics (requestlog.py); then, while

@@ -10,8 +10,8 @@ order, each refusal stopping it before the next: a new anonymous learner past th
 share (the page only: ``views/common.new_learner_limited``), the program's size and characters
 (``code_refusal``), the client's programs per minute, CPU share and runs at once (``metered``),
 then the learner's room for saved code (``room_refusal``, checked by the store in the hop that
-saves). ``run_limits`` is the one call the Run paths make for the middle three; the page's 429
-carries its Retry-After through ``tells_when_to_retry``."""
+saves). ``run_limits`` is the one call the Run paths make for the middle three. The page's Run
+sets a 429's Retry-After from the refusal, a question's Check through ``tells_when_to_retry``."""
 
 from __future__ import annotations
 

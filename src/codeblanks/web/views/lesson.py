@@ -4,7 +4,7 @@ page."""
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -63,17 +63,19 @@ def lesson_review(request, lesson_id: str):
 
 @require_POST
 @new_learner_limited
-@quotas.tells_when_to_retry
-async def lesson_run(request, lesson_id: str):
+def lesson_run(request, lesson_id: str):
+    """Sync on purpose: the learner, the rendering and the store's writes stay on the request's
+    thread, and only the tutor's run is handed to the event loop (one hand-off there and one
+    back per write, not one more for each step; web/door/runpath.py)."""
     lesson = lesson_or_404(lesson_id)
     code = request.POST.get("code")
     if code is None:
         return HttpResponseBadRequest(_("The form has no code in it."))
     code = code.replace("\r\n", "\n")
-    learner = await sync_to_async(learner_started)(request)
+    learner = learner_started(request)
     client = client_address(request)
-    quota = quotas.run_limits(client)
-    outcome = await store.tutor_for(learner).run(lesson, code, client, quota)
+    tutor = store.tutor_for(learner)
+    outcome = async_to_sync(tutor.run)(lesson, code, client, quotas.run_limits(client))
     context: dict[str, object] = {
         "run": outcome.view,
         "refusal": outcome.refusal,
@@ -81,19 +83,16 @@ async def lesson_run(request, lesson_id: str):
     }
     status = outcome.refusal.status if outcome.refusal else 200
     if request.htmx:
-
-        def result():  # the flow read and the answer rendered in one hop to the thread
-            context["flow"] = selectors.lesson_flow(learner, lesson)
-            return render(request, RUN_RESPONSE, context, status=status)
-
-        return await sync_to_async(result)()
-
-    def full_page():
+        context["flow"] = selectors.lesson_flow(learner, lesson)
+        response = render(request, RUN_RESPONSE, context, status=status)
+    else:
         ctx = _page(request, lesson, **context)
         ctx["code"] = code  # what was posted, even when it was too large to keep
-        return render(request, LESSON, ctx, status=status)
-
-    return await sync_to_async(full_page)()
+        response = render(request, LESSON, ctx, status=status)
+    if outcome.refusal:  # a 429 says when to try again
+        for name, value in quotas.headers(outcome.refusal).items():
+            response[name] = value
+    return response
 
 
 @require_POST
