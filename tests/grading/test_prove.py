@@ -108,7 +108,7 @@ def test_a_wrong_expected_output_and_a_missing_input(softmax_lesson):
     assert {p.path.name for p in problems} == {"solution.py", "starter.py", "axis-0.py"}
 
 
-def test_every_built_in_lesson_declares_variants_and_proves_clean():
+def test_every_built_in_lesson_declares_variants_and_proves_clean(proved):
     from codeblanks.content import catalog
 
     lessons = catalog().lessons()
@@ -117,10 +117,10 @@ def test_every_built_in_lesson_declares_variants_and_proves_clean():
         tests = lesson.exercise.tests.tests if lesson.exercise.tests else ()
         hidden = lesson.exercise.grading.variants or [t for t in tests if t.hidden]
         assert hidden, f"{lesson.id} declares no hidden case (variants or hidden tests)"
-        assert [str(p) for p in prove(lesson) if not p.warning] == [], lesson.id
+        assert [str(p) for p in proved(lesson) if not p.warning] == [], lesson.id
 
 
-def test_every_built_in_lesson_proves_clean_in_turkish_too():
+def test_every_built_in_lesson_proves_clean_in_turkish_too(proved):
     """The Turkish version is a program of its own (its starter, solution and questions): it is
     proved exactly as the original, and prints the original's expected output."""
     from codeblanks.content import catalog
@@ -129,4 +129,4 @@ def test_every_built_in_lesson_proves_clean_in_turkish_too():
         turkish = lesson.in_language("tr")
         assert turkish.language == "tr", f"{lesson.id} has no Turkish version"
         assert turkish.exercise.expected_output == lesson.exercise.expected_output
-        assert [str(p) for p in prove(turkish) if not p.warning] == [], lesson.id
+        assert [str(p) for p in proved(turkish) if not p.warning] == [], lesson.id
