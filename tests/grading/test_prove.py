@@ -3,10 +3,11 @@ or broken lesson gets."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 from codeblanks.content.model import Mistake, Variant
-from codeblanks.grading import prove
+from codeblanks.grading import aprove_all, prove
 
 from .grading_helpers import AXIS_0, SOFTMAX_VARIANTS, blank, make_lesson, with_grading
 
@@ -130,3 +131,22 @@ def test_every_built_in_lesson_proves_clean_in_turkish_too(proved):
         assert turkish.language == "tr", f"{lesson.id} has no Turkish version"
         assert turkish.exercise.expected_output == lesson.exercise.expected_output
         assert [str(p) for p in proved(turkish) if not p.warning] == [], lesson.id
+
+
+def test_proving_many_lessons_together_yields_each_ones_problems_in_order(
+    softmax_lesson, weak_lesson, sandbox
+):
+    """``aprove_all`` (one loop, one gate for all): each lesson's problems as ``prove`` finds
+    them alone, in the order the lessons were given, whichever finished first."""
+    lessons = [weak_lesson, softmax_lesson, weak_lesson]
+
+    async def together():
+        return [found async for found in aprove_all(lessons, sandbox)]
+
+    found = asyncio.run(together())
+    alone = [prove(lesson, sandbox) for lesson in lessons]
+    assert [[str(p) for p in problems] for problems in found] == [
+        [str(p) for p in problems] for problems in alone
+    ]
+    weak, strong = found[0], found[1]
+    assert [p for p in weak if not p.warning] and not [p for p in strong if not p.warning]
