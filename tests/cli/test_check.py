@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import importlib
 import re
 import shutil
 import tomllib
@@ -95,3 +96,20 @@ def test_a_new_course_passes_its_check_with_a_warning_for_each_todo(tmp_path, ca
     assert re.fullmatch(r"1 lesson in 1 course: 0 problems, \d+ warnings", lines[-1])
     assert any("course.toml:3: still TODO" in line for line in lines)
     assert main(["new", "course", str(course), "--id", "my-course", "--title", "Mine"]) == 2
+
+
+def test_a_sandbox_that_cannot_start_is_exit_3_naming_why(tiny, capsys, monkeypatch):
+    """The proofs start the sandbox before anything runs (``aprove_all``); a machine that cannot
+    isolate programs stops the check there, with its reason. The static checks need none."""
+    from codeblanks.sandbox import SandboxUnavailable
+
+    # the module: the package gives its name to the function `prove`
+    proofs = importlib.import_module("codeblanks.grading.prove")
+
+    def unavailable():
+        raise SandboxUnavailable("no user namespaces here")
+
+    monkeypatch.setattr(proofs, "get_sandbox", unavailable)
+    assert main(["check", str(tiny)]) == 3
+    assert "the sandbox cannot run here: no user namespaces here" in capsys.readouterr().err
+    assert main(["check", "--no-run", str(tiny)]) == 0

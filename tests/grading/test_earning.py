@@ -57,8 +57,8 @@ def test_a_hidden_test_that_catches_nothing_more_is_a_warning():
     assert any("“the task's scores, hidden”" in m for m in found), found
 
 
-def test_the_overflow_case_proves_its_promise(causal):
-    problems = prove(causal)
+def test_the_overflow_case_proves_its_promise(causal, proved):
+    problems = proved(causal)
     assert [str(p) for p in problems if not p.warning] == []
     assert not [p for p in problems if OVERFLOW in p.message]
 

@@ -3,10 +3,11 @@ or broken lesson gets."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 from codeblanks.content.model import Mistake, Variant
-from codeblanks.grading import prove
+from codeblanks.grading import aprove_all, prove
 
 from .grading_helpers import AXIS_0, SOFTMAX_VARIANTS, blank, make_lesson, with_grading
 
@@ -108,7 +109,7 @@ def test_a_wrong_expected_output_and_a_missing_input(softmax_lesson):
     assert {p.path.name for p in problems} == {"solution.py", "starter.py", "axis-0.py"}
 
 
-def test_every_built_in_lesson_declares_variants_and_proves_clean():
+def test_every_built_in_lesson_declares_variants_and_proves_clean(proved):
     from codeblanks.content import catalog
 
     lessons = catalog().lessons()
@@ -117,10 +118,10 @@ def test_every_built_in_lesson_declares_variants_and_proves_clean():
         tests = lesson.exercise.tests.tests if lesson.exercise.tests else ()
         hidden = lesson.exercise.grading.variants or [t for t in tests if t.hidden]
         assert hidden, f"{lesson.id} declares no hidden case (variants or hidden tests)"
-        assert [str(p) for p in prove(lesson) if not p.warning] == [], lesson.id
+        assert [str(p) for p in proved(lesson) if not p.warning] == [], lesson.id
 
 
-def test_every_built_in_lesson_proves_clean_in_turkish_too():
+def test_every_built_in_lesson_proves_clean_in_turkish_too(proved):
     """The Turkish version is a program of its own (its starter, solution and questions): it is
     proved exactly as the original, and prints the original's expected output."""
     from codeblanks.content import catalog
@@ -129,4 +130,23 @@ def test_every_built_in_lesson_proves_clean_in_turkish_too():
         turkish = lesson.in_language("tr")
         assert turkish.language == "tr", f"{lesson.id} has no Turkish version"
         assert turkish.exercise.expected_output == lesson.exercise.expected_output
-        assert [str(p) for p in prove(turkish) if not p.warning] == [], lesson.id
+        assert [str(p) for p in proved(turkish) if not p.warning] == [], lesson.id
+
+
+def test_proving_many_lessons_together_yields_each_ones_problems_in_order(
+    softmax_lesson, weak_lesson, sandbox
+):
+    """``aprove_all`` (one loop, one gate for all): each lesson's problems as ``prove`` finds
+    them alone, in the order the lessons were given, whichever finished first."""
+    lessons = [weak_lesson, softmax_lesson, weak_lesson]
+
+    async def together():
+        return [found async for found in aprove_all(lessons, sandbox)]
+
+    found = asyncio.run(together())
+    alone = [prove(lesson, sandbox) for lesson in lessons]
+    assert [[str(p) for p in problems] for problems in found] == [
+        [str(p) for p in problems] for problems in alone
+    ]
+    weak, strong = found[0], found[1]
+    assert [p for p in weak if not p.warning] and not [p for p in strong if not p.warning]

@@ -4,18 +4,24 @@ each loaded lesson, in every language it is translated into, in the sandbox
 Warnings (a scaffold's leftover TODO, a blank that accepts its value typed in, what gives an
 answer away: ``content.giveaways``) are printed but do not fail the check. On a terminal it shows
 its progress, lesson by lesson (``check_progress.py``); piped or in CI only the problems and the
-summary."""
+summary.
+
+What it checks is decided elsewhere, so another door can check the same: the static checks by
+``content.checks`` (each registers there), the proofs by ``grading.aprove_all`` (every lesson
+version on one event loop, the sandbox's slots kept full). This module only shows them."""
 
 from __future__ import annotations
 
 import argparse
+from contextlib import aclosing
 from pathlib import Path
 
-from codeblanks.cli.check_progress import progress_for
+from codeblanks.cli.check_progress import Progress, progress_for
 from codeblanks.cli.console import UsageError, error, plural
 from codeblanks.content import load_courses
-from codeblanks.content.giveaways import giveaways
-from codeblanks.content.todos import leftover_todos
+from codeblanks.content.checks import run_static_checks
+from codeblanks.content.model import Lesson
+from codeblanks.content.problems import Problem
 
 
 def add_parser(commands) -> None:
@@ -35,7 +41,8 @@ def add_parser(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from codeblanks.grading import prove  # here, not above: `codeblanks --help` stays instant
+    # here, not above: `codeblanks --help` stays instant
+    from codeblanks.grading.grade import run_sync
     from codeblanks.sandbox import SandboxUnavailable
 
     for path in args.paths:
@@ -43,21 +50,16 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{path}: no such file or folder")
     progress = progress_for()
     courses, problems = load_courses(args.paths or None)
-    for course in courses:
-        problems += leftover_todos(course.path) + giveaways(course)
+    problems += run_static_checks(courses)
     progress.problems(problems)
     lessons = [lesson for course in courses for lesson in course.lessons]
     # every language of a lesson is a program of its own, proved as the original is
     versions = [v for lesson in lessons for v in (lesson, *lesson.translations.values())]
     if not args.no_run:
-        for number, lesson in enumerate(versions, 1):
-            try:
-                with progress.proving(lesson, number, len(versions)):
-                    found = prove(lesson)
-                    progress.problems(found)
-            except SandboxUnavailable as reason:
-                return error(f"the sandbox cannot run here: {reason}", 3)
-            problems.extend(found)
+        try:
+            problems += run_sync(_proved(versions, progress))
+        except SandboxUnavailable as reason:
+            return error(f"the sandbox cannot run here: {reason}", 3)
     warnings = [p for p in problems if p.warning]
     errors = len(problems) - len(warnings)
     also = f", {plural(len(warnings), 'warning')}" if warnings else ""
@@ -68,3 +70,17 @@ def run(args: argparse.Namespace) -> int:
         f"{plural(errors, 'problem')}{also}"
     )
     return 1 if errors else 0
+
+
+async def _proved(versions: list[Lesson], progress: Progress) -> list[Problem]:
+    """The problems of every version's proof, each shown as it comes, in ``versions``' order."""
+    from codeblanks.grading import aprove_all
+
+    found: list[Problem] = []
+    async with aclosing(aprove_all(versions)) as proofs:
+        for number, lesson in enumerate(versions, 1):
+            with progress.proving(lesson, number, len(versions)):
+                problems = await anext(proofs)
+                progress.problems(problems)
+            found += problems
+    return found

@@ -1,6 +1,7 @@
-"""How ``codeblanks check`` shows what it does. On a terminal, with Rich: the lesson being proved
-now (a spinner, its number of all), then a line for each lesson once proved (its time, ✓ or its
-count of problems) with its problems under it as they come, so a long check is never silent.
+"""How ``codeblanks check`` shows what it does. On a terminal, with Rich: the next lesson in
+order (a spinner, its number of all), then a line for each lesson once proved (how long the
+check waited on it: later lessons are proved alongside, so many take no time of their own; ✓ or
+its count of problems) with its problems under it as they come, so a long check is never silent.
 Piped, or in CI (``CI`` set), it stays quiet and plain: only the problems, one a line, and the
 summary, what a log or a script reads (docs/cli.md)."""
 

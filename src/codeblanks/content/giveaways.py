@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from codeblanks.content.checks import register
 from codeblanks.content.codes import problem
 from codeblanks.content.model import ChoiceQuestion, Course, Lesson
 from codeblanks.content.problems import Problem
@@ -22,6 +23,7 @@ _TRIVIAL = re.compile(r"(import\s.*|from\s.*|pass|return(\s+\w+)?|print\(\w*\))"
 _SHORTEST = 6  # characters, spaces left out: `y = a + b` and shorter prove nothing
 
 
+@register
 def giveaways(course: Course) -> list[Problem]:
     """Every warning of this module for ``course``, its translations' explanations included."""
     found = _choice_patterns(course)

@@ -7,8 +7,10 @@ import os
 import re
 from pathlib import Path
 
+from codeblanks.content.checks import register
 from codeblanks.content.codes import problem
 from codeblanks.content.files import is_skipped
+from codeblanks.content.model import Course
 from codeblanks.content.problems import Problem
 
 TODO = re.compile(r"\bTODO\b")
@@ -35,3 +37,9 @@ def leftover_todos(folder: Path) -> list[Problem]:
                     shown = shown if len(shown) <= 80 else shown[:77] + "..."
                     found.append(problem("content.W001", path, number, f"still TODO: {shown}"))
     return found
+
+
+@register
+def course_todos(course: Course) -> list[Problem]:
+    """The static check: every TODO left anywhere in ``course``'s folder."""
+    return leftover_todos(course.path)

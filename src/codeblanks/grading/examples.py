@@ -10,6 +10,7 @@ block prints something other than the text block after it.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 
@@ -114,14 +115,23 @@ def _normalise(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-async def aprove_examples(lesson: Lesson, sandbox: Runner) -> list[Problem]:
-    """Problems with the worked examples of ``lesson``'s explanation (none when all agree)."""
+async def aprove_examples(
+    lesson: Lesson, sandbox: Runner, gate: asyncio.Semaphore | None = None
+) -> list[Problem]:
+    """Problems with the worked examples of ``lesson``'s explanation (none when all agree);
+    ``gate``: the one its lesson's other proofs go through."""
     found = examples(lesson.explanation_md)
     if not found:
         return []
     path = lesson.path / "explanation.md"
     run = await run_one(
-        sandbox, program(found), filename="explanation.py", limits=_LIMITS, capture=(), patient=True
+        sandbox,
+        program(found),
+        filename="explanation.py",
+        limits=_LIMITS,
+        capture=(),
+        gate=gate,
+        patient=True,
     )
     outputs = run.stdout.split(_MARK + "\n")[1:]
     problems = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 
 from codeblanks.content.model import BlankQuestion, CorpusProgram, Lesson
@@ -68,12 +69,41 @@ def prove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]:
     return run_sync(aprove(lesson, sandbox))
 
 
-async def aprove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]:
+async def aprove_all(
+    lessons: Sequence[Lesson], sandbox: Runner | None = None
+) -> AsyncGenerator[list[Problem], None]:
+    """The problems of each of ``lessons`` (every version of every lesson: a translation is a
+    program of its own), yielded in their order, on one event loop through one gate: while a
+    lesson waits on its last runs the next ones' runs keep the sandbox's slots full. Lessons
+    open in their order, as many at once as the gate lets runs in, so the first ones finish
+    first and a caller can show each as it comes."""
+    sandbox = sandbox or get_sandbox()
+    gate = asyncio.Semaphore(in_flight(sandbox))
+    room = asyncio.Semaphore(in_flight(sandbox))
+
+    async def proved(lesson: Lesson) -> list[Problem]:
+        async with room:
+            return await aprove(lesson, sandbox, gate)
+
+    tasks = [asyncio.create_task(proved(lesson)) for lesson in lessons]
+    try:
+        for task in tasks:
+            yield await task
+    finally:  # the caller stopped early, or a proof raised: the rest are not left running
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def aprove(
+    lesson: Lesson, sandbox: Runner | None = None, gate: asyncio.Semaphore | None = None
+) -> list[Problem]:
     """Every proof of ``lesson``, one function each (Django's system checks are the model): the
-    ones that read the reference runs, then the ones that judge programs as a learner's."""
+    ones that read the reference runs, then the ones that judge programs as a learner's.
+    ``gate``: shared with the proofs of other lessons (``aprove_all``), else its own."""
     sandbox = sandbox or get_sandbox()
     problems = prove_inputs(lesson)
-    gate = asyncio.Semaphore(in_flight(sandbox))
+    gate = gate or asyncio.Semaphore(in_flight(sandbox))
     ref = await areference(lesson, sandbox, gate)
     if (failed := ref.platform_failure) is not None:
         return problems + [_sandbox_problem(lesson, failed.verdict)]
@@ -100,7 +130,7 @@ async def aprove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]
     ):
         problems += judged(proof)
     problems += invalid + await prove_blanks(lesson, checks, verdicts, sandbox, gate)
-    problems += await aprove_examples(lesson, sandbox)
+    problems += await aprove_examples(lesson, sandbox, gate)
     return problems
 
 
