@@ -10,6 +10,8 @@
 | ``CODEBLANKS_SANDBOX_SPARES`` | 2 x cores + 4 | pre-forked children kept ready |
 | ``CODEBLANKS_SANDBOX_MEMORY_MB`` | half the RAM | memory of the whole sandbox tree (cgroup) |
 | ``CODEBLANKS_SANDBOX_MODULES`` | ``numpy,lessontest`` | modules imported once in the zygote |
+| ``CODEBLANKS_SANDBOX_FRESH_WEIGHT`` | 100 | cpu weight (v2 units) of the runs within their slice |
+| ``CODEBLANKS_SANDBOX_DEMOTED_WEIGHT`` | 1 | cpu weight of demoted runs; 0: SCHED_IDLE alone |
 | ``CODEBLANKS_UNSAFE_NO_SANDBOX`` | unset | ``1``: NO isolation, for one user on loopback only |
 """
 
@@ -91,6 +93,11 @@ class SandboxConfig:
     # child 2-3 ms of CPU and spares each run 1-2 ms of latency).
     warm_up: str = "auto"
     cgroups: bool = True  # False: rlimits only, even where cgroup v1 controllers exist
+    # cpu weights in cgroup v2 units (1-10000; the web process has 100): the tree's cpu group,
+    # where fresh runs compute, and the sibling group demoted runs are moved to (cgroups.py).
+    # demoted_weight 0: no such group, demotion is SCHED_IDLE alone (as without cgroups).
+    fresh_weight: int = 100
+    demoted_weight: int = 1
 
     @property
     def cores(self) -> int:
@@ -129,4 +136,6 @@ class SandboxConfig:
             slice_ms=_int("CODEBLANKS_SANDBOX_SLICE_MS", 50, minimum=0),
             warm_up=os.environ.get("CODEBLANKS_SANDBOX_WARM_UP", "auto").strip() or "auto",
             memory_mb=_int("CODEBLANKS_SANDBOX_MEMORY_MB", 0, minimum=64) if memory else None,
+            fresh_weight=min(10000, _int("CODEBLANKS_SANDBOX_FRESH_WEIGHT", 100)),
+            demoted_weight=min(10000, _int("CODEBLANKS_SANDBOX_DEMOTED_WEIGHT", 1, minimum=0)),
         )

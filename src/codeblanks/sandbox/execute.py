@@ -201,6 +201,7 @@ def execute(
     stop: Stop = stop_at_failure,
     slice_ms: int = 0,
     stdins: tuple[str, ...] = (),
+    demote: Callable[[int], object] = demotion.demote,
 ) -> list[RunResult] | None:
     """Hand ``codes`` (a grade's cases, or one program) to a ready spare and collect one outcome
     per case it ran, in order; the caller kills and closes the spare. None if the spare was
@@ -213,9 +214,10 @@ def execute(
     output. Each case has its own wall clock (from the moment it may start) and its own output
     caps. Everything read from the child is capped before it is kept.
 
-    ``slice_ms``: once the child has used that much CPU it is demoted to SCHED_IDLE (short
-    jobs first, demotion.py); looked at when that much wall time has passed, then every half
-    slice, so a short run costs no extra system call. ``stdins``: each case's standard input,
+    ``slice_ms``: once the child has used that much CPU it is demoted by ``demote`` (short
+    jobs first: SCHED_IDLE, demotion.py, and the low-weight cpu group); looked at when that
+    much wall time has passed, then every half slice, so a short run costs no extra system
+    call. ``stdins``: each case's standard input,
     in the order of ``codes`` (none: every case reads an empty one)."""
     lim = dict(_limits_dict(limits))
     if spare.group is not None:
@@ -234,7 +236,8 @@ def execute(
         return None  # ... or just now, before it got the code
     os.close(spare.code_w)
     spare.code_w = -1
-    return _Cases(spare, len(codes), limits, capture, stop, slice_ms, alive, start).collect()
+    cases = _Cases(spare, len(codes), limits, capture, stop, slice_ms, alive, start, demote)
+    return cases.collect()
 
 
 @functools.lru_cache(maxsize=64)
@@ -258,6 +261,7 @@ class _Cases:
         slice_ms: int,
         alive: select.poll,
         start: float,
+        demote: Callable[[int], object] = demotion.demote,
     ) -> None:
         self.spare, self.count, self.limits, self.capture = spare, count, limits, capture
         self.stop, self.slice_ms, self.alive, self.start = stop, slice_ms, alive, start
@@ -274,6 +278,7 @@ class _Cases:
         self.watch = spare.pid is not None and slice_ms > 0
         self.check_at = start + slice_ms / 1000  # when to look at the child's CPU next
         self.waited_before = self._waited()  # the child's run-queue delay when the case began
+        self.demote = demote
 
     def collect(self) -> list[RunResult]:
         try:
@@ -345,7 +350,7 @@ class _Cases:
         assert pid is not None
         used = demotion.cpu_ms(pid)
         if used is not None and used >= self.slice_ms and not self.alive.poll(0):
-            demotion.demote(pid)  # alive: its pid is not yet anyone else's
+            self.demote(pid)  # alive: its pid is not yet anyone else's
             self.watch = False
             self.wall_s = self.limits.wall_s * demotion.DEMOTED_WALL
             self.deadline = self.start + self.wall_s

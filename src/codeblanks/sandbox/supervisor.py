@@ -23,7 +23,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from codeblanks.sandbox import seccomp
+from codeblanks.sandbox import demotion, seccomp
 from codeblanks.sandbox.cgroups import Cgroups
 from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.execute import Stop, execute, stop_at_failure
@@ -94,9 +94,19 @@ def _tree_groups(config: SandboxConfig, uid_start: int) -> Cgroups | None:
     if cgroups is None:
         log.warning(
             "sandbox: %s, so a run's memory is bounded by RLIMIT_AS alone (memfds are "
-            "refused) and nothing caps the sandbox tree as a whole",
+            "refused), nothing caps the sandbox tree as a whole, and a run past its CPU slice "
+            "is demoted by SCHED_IDLE alone",
             why,
         )
+    elif config.demoted_weight:
+        why = cgroups.weigh(config.fresh_weight, config.demoted_weight)
+        if why:
+            log.warning("sandbox: %s, so a run past its slice is demoted by SCHED_IDLE alone", why)
+        else:
+            log.info(
+                "sandbox: cpu weights: fresh runs %d, demoted runs %d (cgroup v1 cpu.shares)",
+                config.fresh_weight, config.demoted_weight,
+            )  # fmt: skip
     return cgroups
 
 
@@ -320,14 +330,25 @@ class Supervisor:
                 if spare.group is not None:
                     spare.group.limit(limits.memory_mb)
                 results = execute(
-                    spare, codes, filename, limits, capture, stop, self.config.slice_ms, stdins
-                )
+                    spare, codes, filename, limits, capture, stop, self.config.slice_ms, stdins,
+                    self._demote,
+                )  # fmt: skip
             finally:
                 spare.kill()
                 spare.close()
             if results:
                 return results
         return [RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")]
+
+    def _demote(self, pid: int) -> None:
+        """Short jobs first: SCHED_IDLE at once (one system call per thread), then, where the
+        cpu groups exist, the move to the low-weight group, which holds against the web process
+        and every other group too (a move may wait for an RCU grace period: this run's thread
+        waits, and the runaway is already idle meanwhile)."""
+        demotion.demote(pid)
+        cpu = self.cgroups.cpu if self.cgroups is not None else None
+        if cpu is not None:
+            cpu.demote(pid)
 
     def close(self) -> None:
         if not self.pool.close():
