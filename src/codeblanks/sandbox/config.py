@@ -4,6 +4,7 @@
 |---|---|---|
 | ``CODEBLANKS_SANDBOX_SLOTS`` | 8 x cores | programs running at the same time (sharing the cores) |
 | ``CODEBLANKS_SANDBOX_PER_CLIENT`` | 4 | of those, how many one client may hold |
+| ``CODEBLANKS_SANDBOX_FRESH_RUNS`` | 2 x cores | of those, how many still fresh at once; 0: any |
 | ``CODEBLANKS_SANDBOX_QUEUE`` | 512 x cores | programs that may wait for a slot; more: ``busy`` |
 | ``CODEBLANKS_SANDBOX_CLIENT_QUEUE`` | 16 | programs one client may have waiting; more: ``busy`` |
 | ``CODEBLANKS_SANDBOX_WAIT_S`` | 10 | longest wait for a slot before ``busy`` |
@@ -96,6 +97,9 @@ class SandboxConfig:
     # cpu weights in cgroup v2 units (1-10000; the web process has 100): the tree's cpu group,
     # where fresh runs compute, and the sibling group demoted runs are moved to (cgroups.py).
     # demoted_weight 0: no such group, demotion is SCHED_IDLE alone (as without cgroups).
+    # Runs at once still within their CPU slice and young (scheduler.py): when they pile up the
+    # cores are contended, and the next wait in the fair queue. 0: slots alone bound.
+    fresh_runs: int = field(default_factory=lambda: 2 * _cores())
     fresh_weight: int = 100
     demoted_weight: int = 1
 
@@ -136,6 +140,7 @@ class SandboxConfig:
             slice_ms=_int("CODEBLANKS_SANDBOX_SLICE_MS", 50, minimum=0),
             warm_up=os.environ.get("CODEBLANKS_SANDBOX_WARM_UP", "auto").strip() or "auto",
             memory_mb=_int("CODEBLANKS_SANDBOX_MEMORY_MB", 0, minimum=64) if memory else None,
+            fresh_runs=_int("CODEBLANKS_SANDBOX_FRESH_RUNS", 2 * _cores(), minimum=0),
             fresh_weight=min(10000, _int("CODEBLANKS_SANDBOX_FRESH_WEIGHT", 100)),
             demoted_weight=min(10000, _int("CODEBLANKS_SANDBOX_DEMOTED_WEIGHT", 1, minimum=0)),
         )

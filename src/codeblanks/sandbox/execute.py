@@ -202,6 +202,7 @@ def execute(
     slice_ms: int = 0,
     stdins: tuple[str, ...] = (),
     demote: Callable[[int], object] = demotion.demote,
+    settled: Callable[[], object] | None = None,
 ) -> list[RunResult] | None:
     """Hand ``codes`` (a grade's cases, or one program) to a ready spare and collect one outcome
     per case it ran, in order; the caller kills and closes the spare. None if the spare was
@@ -217,7 +218,9 @@ def execute(
     ``slice_ms``: once the child has used that much CPU it is demoted by ``demote`` (short
     jobs first: SCHED_IDLE, demotion.py, and the low-weight cpu group); looked at when that
     much wall time has passed, then every half slice, so a short run costs no extra system
-    call. ``stdins``: each case's standard input,
+    call. ``settled`` is called once, when the child is demoted or has been running
+    ``SETTLE_SLICES`` slices of wall time (a sleeper, or a run kept waiting): it no longer
+    counts as fresh for the scheduler. ``stdins``: each case's standard input,
     in the order of ``codes`` (none: every case reads an empty one)."""
     lim = dict(_limits_dict(limits))
     if spare.group is not None:
@@ -237,6 +240,7 @@ def execute(
     os.close(spare.code_w)
     spare.code_w = -1
     cases = _Cases(spare, len(codes), limits, capture, stop, slice_ms, alive, start, demote)
+    cases.settled = settled
     return cases.collect()
 
 
@@ -279,6 +283,7 @@ class _Cases:
         self.check_at = start + slice_ms / 1000  # when to look at the child's CPU next
         self.waited_before = self._waited()  # the child's run-queue delay when the case began
         self.demote = demote
+        self.settled: Callable[[], object] | None = None
 
     def collect(self) -> list[RunResult]:
         try:
@@ -354,7 +359,15 @@ class _Cases:
             self.watch = False
             self.wall_s = self.limits.wall_s * demotion.DEMOTED_WALL
             self.deadline = self.start + self.wall_s
+            self._settle()
+        elif time.perf_counter() - self.start >= SETTLE_SLICES * self.slice_ms / 1000:
+            self._settle()
         self.check_at = time.perf_counter() + self.slice_ms / 2000
+
+    def _settle(self) -> None:
+        if self.settled is not None:
+            settled, self.settled = self.settled, None
+            settled()
 
     def _on_channel(self) -> None:
         """Bytes of the report: at its end the case is done, and the next may start."""
@@ -402,6 +415,10 @@ class _Cases:
 # before its CPU could be read there (it exits right after its last report, and the zygote
 # reaps at once): that word follows within milliseconds.
 REAPED_WAIT_S = 1.0
+# A run still going after this many slices of wall time (a sleeper, or one kept off the cores)
+# stops counting as fresh for the scheduler's cap on fresh runs: a grade within its slice ends
+# well before, unless the cores are so contended that the cap should let another in anyway.
+SETTLE_SLICES = 4
 
 
 def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> list[RunResult]:

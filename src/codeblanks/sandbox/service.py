@@ -97,6 +97,7 @@ class Sandbox:
             per_client=config.per_client,
             queue=config.queue_size,
             client_queue=config.client_queue,
+            fresh=config.fresh_runs,
         )
         self.watchers: list[Callable[[RunResult], None]] = []  # told of every finished run
         # Runs enter the pool only once they hold a slot: waiting costs no thread.
@@ -285,6 +286,7 @@ class Sandbox:
                 request.capture,
                 request.stop or stop_at_failure,
                 request.stdins,
+                settled=lambda: self.scheduler.settle(ticket),
             )
         finally:
             self.scheduler.finish(ticket)

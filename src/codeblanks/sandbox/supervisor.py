@@ -21,6 +21,7 @@ import os
 import selectors
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from codeblanks.sandbox import demotion, seccomp
@@ -280,13 +281,15 @@ class Supervisor:
         capture: tuple[str, ...],
         stop: Stop = stop_at_failure,
         stdins: tuple[str, ...] = (),
+        settled: Callable[[], object] | None = None,
     ) -> list[RunResult]:
         """Several programs (a grade's cases) in one child, one after another, until ``stop``
         says so after a case: one outcome per case run, in order (``stdins``: each one's
         standard input, in the same order; none: empty). The caller holds a slot
         (``Scheduler``): this only finds spares, hands the code over and collects the outcomes.
         A child that cannot go on (it ended, or reports itself unfit) leaves the rest of the
-        cases to a fresh spare; a platform failure ends the batch."""
+        cases to a fresh spare; a platform failure ends the batch. ``settled`` is called (at
+        most once per child) when the run is demoted or has run long: ``Scheduler.settle``."""
         if not self.pool.begin_run():
             return [RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")]
         results: list[RunResult] = []
@@ -302,7 +305,9 @@ class Supervisor:
                     done = len(results)
                     here = (lambda i, r: stop(done + i, r)) if done else stop  # noqa: B023
                     given = tuple(rest[: len(batch)]) if rest else ()
-                    results += self._on_spare(batch, filename, limits, capture, here, given)
+                    results += self._on_spare(
+                        batch, filename, limits, capture, here, given, settled
+                    )
                 last = results[-1]
                 if last.verdict == SANDBOX_ERROR or stop(len(results) - 1, last):
                     break
@@ -318,6 +323,7 @@ class Supervisor:
         capture: tuple[str, ...],
         stop: Stop,
         stdins: tuple[str, ...] = (),
+        settled: Callable[[], object] | None = None,
     ) -> list[RunResult]:
         # A spare may have died while it waited (or with a zygote not yet seen dead): take
         # another, as often as it takes; dead ones are cheap to skip.
@@ -331,7 +337,7 @@ class Supervisor:
                     spare.group.limit(limits.memory_mb)
                 results = execute(
                     spare, codes, filename, limits, capture, stop, self.config.slice_ms, stdins,
-                    self._demote,
+                    self._demote, settled,
                 )  # fmt: skip
             finally:
                 spare.kill()
