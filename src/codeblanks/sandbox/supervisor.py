@@ -99,7 +99,9 @@ def _tree_groups(config: SandboxConfig, uid_start: int) -> Cgroups | None:
             "is demoted by SCHED_IDLE alone",
             why,
         )
-    elif config.demoted_weight:
+    elif not config.demoted_weight:
+        log.info("sandbox: a run past its CPU slice is demoted by SCHED_IDLE alone")
+    else:
         why = cgroups.weigh(config.fresh_weight, config.demoted_weight)
         if why:
             log.warning("sandbox: %s, so a run past its slice is demoted by SCHED_IDLE alone", why)
