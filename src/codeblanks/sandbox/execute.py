@@ -239,8 +239,9 @@ def execute(
         return None  # ... or just now, before it got the code
     os.close(spare.code_w)
     spare.code_w = -1
-    cases = _Cases(spare, len(codes), limits, capture, stop, slice_ms, alive, start, demote)
-    cases.settled = settled
+    cases = _Cases(
+        spare, len(codes), limits, capture, stop, slice_ms, alive, start, demote, settled
+    )
     return cases.collect()
 
 
@@ -266,6 +267,7 @@ class _Cases:
         alive: select.poll,
         start: float,
         demote: Callable[[int], object] = demotion.demote,
+        settled: Callable[[], object] | None = None,
     ) -> None:
         self.spare, self.count, self.limits, self.capture = spare, count, limits, capture
         self.stop, self.slice_ms, self.alive, self.start = stop, slice_ms, alive, start
@@ -283,7 +285,7 @@ class _Cases:
         self.check_at = start + slice_ms / 1000  # when to look at the child's CPU next
         self.waited_before = self._waited()  # the child's run-queue delay when the case began
         self.demote = demote
-        self.settled: Callable[[], object] | None = None
+        self.settled = settled  # called once, then None
 
     def collect(self) -> list[RunResult]:
         try:

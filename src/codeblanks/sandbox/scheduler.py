@@ -4,10 +4,10 @@ A run asks for a slot with the name of its client (a learner's session, an API c
 address). The rules, in order:
 
 * at most ``slots`` runs at once on the node (more than cores: see docs/sandbox.md), and of
-  those at most ``fresh`` still *fresh*: not yet demoted past their CPU slice nor long in wall
-  time (``settle``). Fresh runs are the ones that compete for the cores at full weight, so when
-  they pile up (the cores are contended) the next ones wait in the queue instead of sharing
-  the cores ever thinner; runs that settled (runaways, sleepers) no longer count;
+  those, when ``fresh`` is set (off by default), at most that many still *fresh*: not yet
+  demoted past their CPU slice nor long in wall time (``settle``). Fresh runs compete for the
+  cores at full weight, so when they pile up (the cores are contended) the next ones wait in
+  the queue instead of sharing the cores ever thinner; settled runs no longer count;
 * at most ``per_client`` of them for one client, so one learner's sleeping or looping programs
   can hold only that many slots, whatever they submit;
 * waiting runs are served round-robin between clients: a client's tenth run waits behind
