@@ -113,6 +113,17 @@ def _tree_groups(config: SandboxConfig, uid_start: int) -> Cgroups | None:
     return cgroups
 
 
+def _demote(cgroups: Cgroups | None, pid: int) -> None:
+    """Short jobs first: SCHED_IDLE at once (one system call per thread), then, where the cpu
+    groups exist, the move to the low-weight group, which holds against the web process and
+    every other group too (a move may wait for an RCU grace period: this run's thread waits,
+    and the runaway is already idle meanwhile)."""
+    demotion.demote(pid)
+    cpu = cgroups.cpu if cgroups is not None else None
+    if cpu is not None:
+        cpu.demote(pid)
+
+
 class Supervisor:
     """The zygote, the spares and the uids together, with the I/O thread that keeps them."""
 
@@ -339,7 +350,7 @@ class Supervisor:
                     spare.group.limit(limits.memory_mb)
                 results = execute(
                     spare, codes, filename, limits, capture, stop, self.config.slice_ms, stdins,
-                    self._demote, settled,
+                    functools.partial(_demote, self.cgroups), settled,
                 )  # fmt: skip
             finally:
                 spare.kill()
@@ -347,16 +358,6 @@ class Supervisor:
             if results:
                 return results
         return [RunResult(SANDBOX_ERROR, stderr="The sandbox processes keep failing.")]
-
-    def _demote(self, pid: int) -> None:
-        """Short jobs first: SCHED_IDLE at once (one system call per thread), then, where the
-        cpu groups exist, the move to the low-weight group, which holds against the web process
-        and every other group too (a move may wait for an RCU grace period: this run's thread
-        waits, and the runaway is already idle meanwhile)."""
-        demotion.demote(pid)
-        cpu = self.cgroups.cpu if self.cgroups is not None else None
-        if cpu is not None:
-            cpu.demote(pid)
 
     def close(self) -> None:
         if not self.pool.close():
