@@ -23,7 +23,8 @@ limit off) unless ``--url`` names a node (or a load balancer) already serving. T
 ``--nodes 2``: two nodes on this machine sharing one database, as ``make cluster`` places them
 (deploy/cluster.py: PostgreSQL, Redis, two sandbox slots each; the database is made for the run
 on ``--database``'s server, postgresql://postgres@127.0.0.1:5432/test by default, and dropped
-after); learner n goes to node n mod 2, directly, so each takes half the crowd.
+after); learner n goes to node n mod 2, directly, so each takes half the crowd. The caller's
+``CODEBLANKS_SANDBOX_*`` settings (but the slots) reach the nodes, as they reach one node.
 
 Each learner connects from an address of its own on the loopback network (127.x.y.z, all of
 which are this machine's): the sandbox shares itself between client addresses, a real crowd does
@@ -353,7 +354,11 @@ def two_nodes(
         deploy = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = deploy
         spec.loader.exec_module(deploy)
-    settings = {**realnode.UNLIMITED, **({"PYTHONPATH": str(src)} if src else {})}
+    # The caller's sandbox settings pass on, as to one node (realnode.serve): the cluster
+    # gives its nodes none of the caller's CODEBLANKS_* variables of its own accord.
+    sandbox = {k: v for k, v in os.environ.items() if k.startswith("CODEBLANKS_SANDBOX_")}
+    sandbox.pop("CODEBLANKS_SANDBOX_SLOTS", None)  # two each, as make cluster places them
+    settings = {**sandbox, **realnode.UNLIMITED, **({"PYTHONPATH": str(src)} if src else {})}
     name = f"codeblanks_crowd_{os.getpid()}_{tag}"
     admin = urllib.parse.urlsplit(admin_url)
     with psycopg.connect(admin_url, autocommit=True) as conn:

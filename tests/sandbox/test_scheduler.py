@@ -4,6 +4,8 @@ sandbox (a client that floods it with sleeping programs cannot starve a quiet on
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 
 from codeblanks.sandbox import RunLimits, Sandbox
 from codeblanks.sandbox.config import SandboxConfig
@@ -107,3 +109,48 @@ def test_a_client_flooding_the_sandbox_with_sleepers_cannot_starve_another():
     assert [r.stdout for r in quick] == [f"{i}\n" for i in range(5)]
     assert held == 2 and waiting == 6  # the hog holds its share, the rest of it waits its turn
     assert done == []  # none of the sleepers was refused, none ended
+
+
+def test_fresh_runs_are_capped_and_a_settled_run_lets_the_next_in():
+    """Fewer runs at once when the cores are contended: past ``fresh`` young runs the next
+    waits, though slots are free; one that settles (demoted, or long) keeps its slot and lets
+    the next start."""
+    s = Scheduler(slots=8, per_client=4, queue=100, client_queue=100, fresh=2)
+    log = Log()
+    tickets = [s.submit(name, log(name)) for name in ("a", "b", "c")]
+    assert log.order == ["a", "b"] and (s.running, s.fresh, s.waiting) == (2, 2, 1)
+    s.settle(tickets[0])
+    assert log.order == ["a", "b", "c"] and (s.running, s.fresh) == (3, 2)
+    s.settle(tickets[0])  # once only
+    s.finish(tickets[0])  # a settled run frees its slot, not a fresh place
+    assert (s.running, s.fresh) == (2, 2)
+    s.finish(tickets[1])
+    assert (s.running, s.fresh, s.waiting) == (1, 1, 0)
+
+
+def test_a_sleeper_stops_counting_as_fresh_and_the_next_run_starts_beside_it():
+    """One fresh place only: a program sleeping (within its long wall limit) settles after a few
+    slices of wall time, and the next run starts and ends while the sleeper still sleeps. Were
+    the sleeper never settled, the second run would wait for the slot until told ``busy``."""
+    box = Sandbox(config=SandboxConfig(slots=2, spares=2, fresh_runs=1, wait_s=PATIENCE_S))
+    try:
+
+        async def main():
+            sleeper = asyncio.ensure_future(
+                box.arun("import time\ntime.sleep(600)", limits=RunLimits(wall_s=900))
+            )
+            while box.stats()["running"] < 1:
+                await asyncio.sleep(0.01)
+            quick = await box.arun("print(6 * 7)")
+            still = not sleeper.done()
+            # The zygote's end ends the sleeper too (its pid namespace): nothing left waiting.
+            _, zygote = box.zygote()
+            os.kill(zygote, signal.SIGKILL)
+            await sleeper
+            return quick, still
+
+        quick, still = asyncio.run(main())
+    finally:
+        box.close()
+    assert (quick.verdict, quick.stdout) == ("ok", "42\n")
+    assert still

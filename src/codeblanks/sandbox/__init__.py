@@ -18,7 +18,7 @@ isolation and nothing else: docs/sandbox.md says how it is built and what it sto
 | ``spare.py`` | one spare as the supervisor sees it: fds, pidfd, how it ended |
 | ``zygote_process.py`` | the zygote's launch, control socket and logged stderr |
 | ``execute.py`` | one run (or a grade's cases) in a spare: collect, cap, give the verdict |
-| ``cgroups.py`` | the cgroup of the whole tree and a memory group per run |
+| ``cgroups.py`` | the tree's cgroup, a memory group per run, the demoted runs' cpu group |
 | ``demotion.py`` | short jobs first: a run past its slice of CPU goes to ``SCHED_IDLE`` |
 | ``seccomp.py`` | the system-call filters, built here, loaded by the zygote |
 | ``layout.py`` | what of the Python installation a run can read |

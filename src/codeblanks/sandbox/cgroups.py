@@ -14,7 +14,12 @@ against a 768 MiB limit). The kernel's memory controller counts pages wherever t
   its group before it becomes ready (off the learner's clock: a move can wait for an RCU grace
   period), and the group's limit is the run's ``memory_mb``. Heap, mmap, memfd, tmpfs and pipe
   pages all count; past the limit the kernel's OOM killer stops the program, which the
-  supervisor reports as ``memory-limit``.
+  supervisor reports as ``memory-limit``;
+* **cpu weights** — fresh runs compute in the tree's cpu group, at ``fresh_weight``; a run
+  demoted past its CPU slice is moved to a sibling group, ``<tree>-demoted``, at
+  ``demoted_weight`` (``CpuWeights``). The sibling sits beside the web process, not inside the
+  tree: inside, the tree's share would be split among its children, and a tree holding only
+  runaways would still get its whole share against the web process.
 
 Where no v1 memory controller is mounted (cgroup v2 only, or no permission), ``Cgroups.create``
 says why and the sandbox falls back to rlimits, with ``memfd_create`` denied (seccomp).
@@ -39,6 +44,46 @@ log = logging.getLogger("codeblanks.sandbox")
 ROOT = "/sys/fs/cgroup"
 CONTROLLERS = ("memory", "cpu", "pids")
 _PREFIX = "codeblanks-"
+_DEMOTED = "-demoted"
+
+
+def shares(weight: int) -> int:
+    """A cgroup v2 ``cpu.weight`` (1-10000, 100 the default) as v1 ``cpu.shares`` (1024 the
+    default, 2 the least the kernel takes): the settings speak v2, this machine may be v1."""
+    return max(2, weight * 1024 // 100)
+
+
+class CpuWeights:
+    """The two cpu groups of short jobs first: fresh runs in the tree's group, demoted ones in
+    a low-weight sibling. A group's weight holds against everything beside it; moving a whole
+    process (every thread) is one write to ``cgroup.procs``."""
+
+    def __init__(self, fresh: str, demoted: str) -> None:
+        self.fresh, self.demoted = fresh, demoted
+
+    @classmethod
+    def create(cls, tree: str, fresh_weight: int, demoted_weight: int) -> CpuWeights:
+        """Set the tree's weight and make its demoted sibling (OSError if the kernel refuses)."""
+        _write(os.path.join(tree, "cpu.shares"), str(shares(fresh_weight)))
+        demoted = tree + _DEMOTED
+        os.makedirs(demoted, exist_ok=True)
+        try:
+            _write(os.path.join(demoted, "cpu.shares"), str(shares(demoted_weight)))
+        except OSError:
+            _remove_tree(demoted)
+            raise
+        return cls(tree, demoted)
+
+    def demote(self, pid: int) -> bool:
+        """Move every thread of ``pid`` into the demoted group; False if it is gone."""
+        try:
+            _write(os.path.join(self.demoted, "cgroup.procs"), str(pid))
+        except OSError:
+            return False
+        return True
+
+    def close(self) -> None:
+        _remove_tree(self.demoted)
 
 
 def _own_path(controller: str) -> str | None:
@@ -114,10 +159,12 @@ class Cgroups:
     def __init__(self, trees: dict[str, str]) -> None:
         self.trees = trees  # controller -> our group's directory
         self.groups: dict[int, RunGroup] = {}
+        self.cpu: CpuWeights | None = None  # fresh and demoted runs' cpu groups, if made
 
     @classmethod
     def create(cls, name: str, memory_mb: int, pids: int) -> tuple[Cgroups | None, str]:
-        """Our tree of groups, or None and why not (said once at start, by the caller)."""
+        """Our tree of groups, or None and why not (said once at start, by the caller).
+        The cpu weights are the caller's to ask for (``weigh``), once the tree exists."""
         trees: dict[str, str] = {}
         why = ""
         for controller in CONTROLLERS:
@@ -151,6 +198,18 @@ class Cgroups:
             return None, why
         return cls(trees), ""
 
+    def weigh(self, fresh_weight: int, demoted_weight: int) -> str:
+        """Make the fresh and demoted cpu groups; "" if done, else why not (then demotion is
+        SCHED_IDLE alone, as where there are no cgroups)."""
+        tree = self.trees.get("cpu")
+        if tree is None:
+            return "no cgroup v1 cpu controller is mounted"
+        try:
+            self.cpu = CpuWeights.create(tree, fresh_weight, demoted_weight)
+        except OSError as e:
+            return f"cannot make the demoted runs' cpu group beside {tree} ({e.strerror})"
+        return ""
+
     def procs_files(self) -> list[str]:
         """What the launcher writes its pid into, to put the whole tree in our groups."""
         return [os.path.join(path, "cgroup.procs") for path in self.trees.values()]
@@ -166,6 +225,8 @@ class Cgroups:
 
     def close(self) -> None:
         """Remove our groups (once the zygote and its children are gone)."""
+        if self.cpu is not None:
+            self.cpu.close()
         for path in self.trees.values():
             _remove_tree(path)
 
@@ -174,7 +235,7 @@ def _clean_stale(base: str) -> None:
     """Groups a crashed earlier process left behind (their name holds its pid)."""
     with contextlib.suppress(OSError):
         for name in os.listdir(base):
-            match = re.fullmatch(_PREFIX + r"(\d+)-\d+", name)
+            match = re.fullmatch(_PREFIX + r"(\d+)-\d+(?:" + _DEMOTED + ")?", name)
             if match and not _pid_alive(int(match.group(1))):
                 _remove_tree(os.path.join(base, name))
 

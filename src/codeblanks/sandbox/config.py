@@ -4,12 +4,15 @@
 |---|---|---|
 | ``CODEBLANKS_SANDBOX_SLOTS`` | 8 x cores | programs running at the same time (sharing the cores) |
 | ``CODEBLANKS_SANDBOX_PER_CLIENT`` | 4 | of those, how many one client may hold |
+| ``CODEBLANKS_SANDBOX_FRESH_RUNS`` | 0 | of those, how many still fresh at once; 0: any |
 | ``CODEBLANKS_SANDBOX_QUEUE`` | 512 x cores | programs that may wait for a slot; more: ``busy`` |
 | ``CODEBLANKS_SANDBOX_CLIENT_QUEUE`` | 16 | programs one client may have waiting; more: ``busy`` |
 | ``CODEBLANKS_SANDBOX_WAIT_S`` | 10 | longest wait for a slot before ``busy`` |
 | ``CODEBLANKS_SANDBOX_SPARES`` | 2 x cores + 4 | pre-forked children kept ready |
 | ``CODEBLANKS_SANDBOX_MEMORY_MB`` | half the RAM | memory of the whole sandbox tree (cgroup) |
 | ``CODEBLANKS_SANDBOX_MODULES`` | ``numpy,lessontest`` | modules imported once in the zygote |
+| ``CODEBLANKS_SANDBOX_FRESH_WEIGHT`` | 100 | cpu weight (v2 units) of the runs within their slice |
+| ``CODEBLANKS_SANDBOX_DEMOTED_WEIGHT`` | 0 | cpu weight of demoted runs; 0: SCHED_IDLE alone |
 | ``CODEBLANKS_UNSAFE_NO_SANDBOX`` | unset | ``1``: NO isolation, for one user on loopback only |
 """
 
@@ -91,6 +94,18 @@ class SandboxConfig:
     # child 2-3 ms of CPU and spares each run 1-2 ms of latency).
     warm_up: str = "auto"
     cgroups: bool = True  # False: rlimits only, even where cgroup v1 controllers exist
+    # cpu weights in cgroup v2 units (1-10000; the web process has 100): the tree's cpu group,
+    # where fresh runs compute, and the sibling group demoted runs are moved to (cgroups.py).
+    # demoted_weight 0 (the default): no such group, demotion is SCHED_IDLE alone. 1 is what a
+    # node with its machine to itself wants; beside a constant foreign load a demoted run then
+    # starves (docs/sandbox.md, "Short jobs first").
+    # Runs at once still within their CPU slice and young (scheduler.py): when they pile up the
+    # cores are contended, and the next wait in the fair queue. 0 (the default): slots alone
+    # bound; a cap held a fresh place through the web process's own delays and, on a machine
+    # loaded by others, turned them into ``busy`` (docs/changelog.md, 2026-12-06).
+    fresh_runs: int = 0
+    fresh_weight: int = 100
+    demoted_weight: int = 0
 
     @property
     def cores(self) -> int:
@@ -129,4 +144,7 @@ class SandboxConfig:
             slice_ms=_int("CODEBLANKS_SANDBOX_SLICE_MS", 50, minimum=0),
             warm_up=os.environ.get("CODEBLANKS_SANDBOX_WARM_UP", "auto").strip() or "auto",
             memory_mb=_int("CODEBLANKS_SANDBOX_MEMORY_MB", 0, minimum=64) if memory else None,
+            fresh_runs=_int("CODEBLANKS_SANDBOX_FRESH_RUNS", 0, minimum=0),
+            fresh_weight=min(10000, _int("CODEBLANKS_SANDBOX_FRESH_WEIGHT", 100)),
+            demoted_weight=min(10000, _int("CODEBLANKS_SANDBOX_DEMOTED_WEIGHT", 0, minimum=0)),
         )

@@ -201,6 +201,8 @@ def execute(
     stop: Stop = stop_at_failure,
     slice_ms: int = 0,
     stdins: tuple[str, ...] = (),
+    demote: Callable[[int], object] = demotion.demote,
+    settled: Callable[[], object] | None = None,
 ) -> list[RunResult] | None:
     """Hand ``codes`` (a grade's cases, or one program) to a ready spare and collect one outcome
     per case it ran, in order; the caller kills and closes the spare. None if the spare was
@@ -213,9 +215,12 @@ def execute(
     output. Each case has its own wall clock (from the moment it may start) and its own output
     caps. Everything read from the child is capped before it is kept.
 
-    ``slice_ms``: once the child has used that much CPU it is demoted to SCHED_IDLE (short
-    jobs first, demotion.py); looked at when that much wall time has passed, then every half
-    slice, so a short run costs no extra system call. ``stdins``: each case's standard input,
+    ``slice_ms``: once the child has used that much CPU it is demoted by ``demote`` (short
+    jobs first: SCHED_IDLE, demotion.py, and the low-weight cpu group); looked at when that
+    much wall time has passed, then every half slice, so a short run costs no extra system
+    call. ``settled`` is called once, when the child is demoted or has been running
+    ``SETTLE_SLICES`` slices of wall time (a sleeper, or a run kept waiting): it no longer
+    counts as fresh for the scheduler. ``stdins``: each case's standard input,
     in the order of ``codes`` (none: every case reads an empty one)."""
     lim = dict(_limits_dict(limits))
     if spare.group is not None:
@@ -234,7 +239,10 @@ def execute(
         return None  # ... or just now, before it got the code
     os.close(spare.code_w)
     spare.code_w = -1
-    return _Cases(spare, len(codes), limits, capture, stop, slice_ms, alive, start).collect()
+    cases = _Cases(
+        spare, len(codes), limits, capture, stop, slice_ms, alive, start, demote, settled
+    )
+    return cases.collect()
 
 
 @functools.lru_cache(maxsize=64)
@@ -258,6 +266,8 @@ class _Cases:
         slice_ms: int,
         alive: select.poll,
         start: float,
+        demote: Callable[[int], object] = demotion.demote,
+        settled: Callable[[], object] | None = None,
     ) -> None:
         self.spare, self.count, self.limits, self.capture = spare, count, limits, capture
         self.stop, self.slice_ms, self.alive, self.start = stop, slice_ms, alive, start
@@ -274,6 +284,8 @@ class _Cases:
         self.watch = spare.pid is not None and slice_ms > 0
         self.check_at = start + slice_ms / 1000  # when to look at the child's CPU next
         self.waited_before = self._waited()  # the child's run-queue delay when the case began
+        self.demote = demote
+        self.settled = settled  # called once, then None
 
     def collect(self) -> list[RunResult]:
         try:
@@ -345,11 +357,19 @@ class _Cases:
         assert pid is not None
         used = demotion.cpu_ms(pid)
         if used is not None and used >= self.slice_ms and not self.alive.poll(0):
-            demotion.demote(pid)  # alive: its pid is not yet anyone else's
+            self.demote(pid)  # alive: its pid is not yet anyone else's
             self.watch = False
             self.wall_s = self.limits.wall_s * demotion.DEMOTED_WALL
             self.deadline = self.start + self.wall_s
+            self._settle()
+        elif time.perf_counter() - self.start >= SETTLE_SLICES * self.slice_ms / 1000:
+            self._settle()
         self.check_at = time.perf_counter() + self.slice_ms / 2000
+
+    def _settle(self) -> None:
+        if self.settled is not None:
+            settled, self.settled = self.settled, None
+            settled()
 
     def _on_channel(self) -> None:
         """Bytes of the report: at its end the case is done, and the next may start."""
@@ -397,6 +417,10 @@ class _Cases:
 # before its CPU could be read there (it exits right after its last report, and the zygote
 # reaps at once): that word follows within milliseconds.
 REAPED_WAIT_S = 1.0
+# A run still going after this many slices of wall time (a sleeper, or one kept off the cores)
+# stops counting as fresh for the scheduler's cap on fresh runs: a grade within its slice ends
+# well before, unless the cores are so contended that the cap should let another in anyway.
+SETTLE_SLICES = 4
 
 
 def _with_cpu(results: list[RunResult], spare: Spare, used: float | None) -> list[RunResult]:

@@ -3,7 +3,11 @@
 A run asks for a slot with the name of its client (a learner's session, an API caller's
 address). The rules, in order:
 
-* at most ``slots`` runs at once on the node (more than cores: see docs/sandbox.md);
+* at most ``slots`` runs at once on the node (more than cores: see docs/sandbox.md), and of
+  those, when ``fresh`` is set (off by default), at most that many still *fresh*: not yet
+  demoted past their CPU slice nor long in wall time (``settle``). Fresh runs compete for the
+  cores at full weight, so when they pile up (the cores are contended) the next ones wait in
+  the queue instead of sharing the cores ever thinner; settled runs no longer count;
 * at most ``per_client`` of them for one client, so one learner's sleeping or looping programs
   can hold only that many slots, whatever they submit;
 * waiting runs are served round-robin between clients: a client's tenth run waits behind
@@ -31,6 +35,7 @@ class Ticket:
     on_grant: Callable[[Ticket], None]
     granted: bool = False
     done: bool = False
+    fresh: bool = False  # granted and not yet settled: counts against ``fresh``
 
 
 @dataclass
@@ -40,8 +45,12 @@ class _Client:
 
 
 class Scheduler:
-    def __init__(self, *, slots: int, per_client: int, queue: int, client_queue: int) -> None:
+    def __init__(
+        self, *, slots: int, per_client: int, queue: int, client_queue: int, fresh: int = 0
+    ) -> None:
         self.slots, self.per_client = max(1, slots), max(1, per_client)
+        self.fresh_cap = fresh if fresh > 0 else self.slots  # 0: only ``slots`` bounds
+        self.fresh = 0
         self.queue, self.client_queue = max(0, queue), max(0, client_queue)
         self._lock = threading.Lock()
         self._clients: dict[object, _Client] = {}
@@ -57,7 +66,7 @@ class Scheduler:
         with self._lock:
             state = self._clients.setdefault(key, _Client())
             full = len(state.waiting) >= self.client_queue or self.waiting >= self.queue
-            free = state.running < self.per_client and self.running < self.slots
+            free = state.running < self.per_client and self._room()
             if full and not (free and not state.waiting):
                 self._forget(key, state)
                 return None
@@ -90,12 +99,29 @@ class Scheduler:
             if not ticket.granted or ticket.done:
                 return
             ticket.done = True
+            if ticket.fresh:
+                ticket.fresh = False
+                self.fresh -= 1
             state = self._clients[ticket.client]
             state.running -= 1
             self.running -= 1
             self._forget(ticket.client, state)
             granted = self._dispatch()
         self._notify(granted)
+
+    def settle(self, ticket: Ticket) -> None:
+        """The run was demoted, or has run long in wall time: it keeps its slot but no longer
+        counts as fresh, so the next waiting run may start."""
+        with self._lock:
+            if not ticket.fresh:
+                return
+            ticket.fresh = False
+            self.fresh -= 1
+            granted = self._dispatch()
+        self._notify(granted)
+
+    def _room(self) -> bool:
+        return self.running < self.slots and self.fresh < self.fresh_cap
 
     def clients(self) -> int:
         with self._lock:
@@ -109,7 +135,7 @@ class Scheduler:
         """Grant free slots round-robin to the clients that wait and are under their share."""
         granted: list[Ticket] = []
         skipped = 0
-        while self.running < self.slots and skipped < len(self._turns):
+        while self._room() and skipped < len(self._turns):
             key = self._turns[0]
             state = self._clients[key]
             if state.running >= self.per_client:
@@ -120,7 +146,8 @@ class Scheduler:
             self.waiting -= 1
             state.running += 1
             self.running += 1
-            ticket.granted = True
+            self.fresh += 1
+            ticket.granted = ticket.fresh = True
             granted.append(ticket)
             self._turns.popleft()
             if state.waiting:

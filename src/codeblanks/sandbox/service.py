@@ -97,6 +97,7 @@ class Sandbox:
             per_client=config.per_client,
             queue=config.queue_size,
             client_queue=config.client_queue,
+            fresh=config.fresh_runs,
         )
         self.watchers: list[Callable[[RunResult], None]] = []  # told of every finished run
         # Runs enter the pool only once they hold a slot: waiting costs no thread.
@@ -265,6 +266,15 @@ class Sandbox:
         """The memory groups runs are placed in, None where rlimits alone bound a run."""
         return self._supervisor.cgroups
 
+    @property
+    def demotion(self) -> str:
+        """How a run past its CPU slice is demoted here (for /healthz and the logs): into the
+        low-weight cpu group and SCHED_IDLE, or SCHED_IDLE alone where there is no such group."""
+        groups = self._supervisor.cgroups
+        if groups is None or groups.cpu is None:
+            return "SCHED_IDLE"
+        return f"cpu weights {self.config.fresh_weight}/{self.config.demoted_weight} and SCHED_IDLE"
+
     def _run_granted(self, ticket: Ticket, request: RunRequest) -> list[RunResult]:
         try:
             if not request.codes:
@@ -276,6 +286,7 @@ class Sandbox:
                 request.capture,
                 request.stop or stop_at_failure,
                 request.stdins,
+                settled=lambda: self.scheduler.settle(ticket),
             )
         finally:
             self.scheduler.finish(ticket)

@@ -21,9 +21,10 @@ import os
 import selectors
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from codeblanks.sandbox import seccomp
+from codeblanks.sandbox import demotion, seccomp
 from codeblanks.sandbox.cgroups import Cgroups
 from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.execute import Stop, execute, stop_at_failure
@@ -94,10 +95,33 @@ def _tree_groups(config: SandboxConfig, uid_start: int) -> Cgroups | None:
     if cgroups is None:
         log.warning(
             "sandbox: %s, so a run's memory is bounded by RLIMIT_AS alone (memfds are "
-            "refused) and nothing caps the sandbox tree as a whole",
+            "refused), nothing caps the sandbox tree as a whole, and a run past its CPU slice "
+            "is demoted by SCHED_IDLE alone",
             why,
         )
+    elif not config.demoted_weight:
+        log.info("sandbox: a run past its CPU slice is demoted by SCHED_IDLE alone")
+    else:
+        why = cgroups.weigh(config.fresh_weight, config.demoted_weight)
+        if why:
+            log.warning("sandbox: %s, so a run past its slice is demoted by SCHED_IDLE alone", why)
+        else:
+            log.info(
+                "sandbox: cpu weights: fresh runs %d, demoted runs %d (cgroup v1 cpu.shares)",
+                config.fresh_weight, config.demoted_weight,
+            )  # fmt: skip
     return cgroups
+
+
+def _demote(cgroups: Cgroups | None, pid: int) -> None:
+    """Short jobs first: SCHED_IDLE at once (one system call per thread), then, where the cpu
+    groups exist, the move to the low-weight group, which holds against the web process and
+    every other group too (a move may wait for an RCU grace period: this run's thread waits,
+    and the runaway is already idle meanwhile)."""
+    demotion.demote(pid)
+    cpu = cgroups.cpu if cgroups is not None else None
+    if cpu is not None:
+        cpu.demote(pid)
 
 
 class Supervisor:
@@ -270,13 +294,15 @@ class Supervisor:
         capture: tuple[str, ...],
         stop: Stop = stop_at_failure,
         stdins: tuple[str, ...] = (),
+        settled: Callable[[], object] | None = None,
     ) -> list[RunResult]:
         """Several programs (a grade's cases) in one child, one after another, until ``stop``
         says so after a case: one outcome per case run, in order (``stdins``: each one's
         standard input, in the same order; none: empty). The caller holds a slot
         (``Scheduler``): this only finds spares, hands the code over and collects the outcomes.
         A child that cannot go on (it ended, or reports itself unfit) leaves the rest of the
-        cases to a fresh spare; a platform failure ends the batch."""
+        cases to a fresh spare; a platform failure ends the batch. ``settled`` is called (at
+        most once per child) when the run is demoted or has run long: ``Scheduler.settle``."""
         if not self.pool.begin_run():
             return [RunResult(SANDBOX_ERROR, stderr="The sandbox is shut down.")]
         results: list[RunResult] = []
@@ -292,7 +318,9 @@ class Supervisor:
                     done = len(results)
                     here = (lambda i, r: stop(done + i, r)) if done else stop  # noqa: B023
                     given = tuple(rest[: len(batch)]) if rest else ()
-                    results += self._on_spare(batch, filename, limits, capture, here, given)
+                    results += self._on_spare(
+                        batch, filename, limits, capture, here, given, settled
+                    )
                 last = results[-1]
                 if last.verdict == SANDBOX_ERROR or stop(len(results) - 1, last):
                     break
@@ -308,6 +336,7 @@ class Supervisor:
         capture: tuple[str, ...],
         stop: Stop,
         stdins: tuple[str, ...] = (),
+        settled: Callable[[], object] | None = None,
     ) -> list[RunResult]:
         # A spare may have died while it waited (or with a zygote not yet seen dead): take
         # another, as often as it takes; dead ones are cheap to skip.
@@ -320,8 +349,9 @@ class Supervisor:
                 if spare.group is not None:
                     spare.group.limit(limits.memory_mb)
                 results = execute(
-                    spare, codes, filename, limits, capture, stop, self.config.slice_ms, stdins
-                )
+                    spare, codes, filename, limits, capture, stop, self.config.slice_ms, stdins,
+                    functools.partial(_demote, self.cgroups), settled,
+                )  # fmt: skip
             finally:
                 spare.kill()
                 spare.close()
