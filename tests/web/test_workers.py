@@ -158,6 +158,25 @@ def test_the_run_rate_is_the_nodes_not_each_workers(node):
     assert {body["error"] for status, body in answers if status == 429} == {"rate-limited"}
 
 
+def test_sighup_replaces_every_worker_and_the_node_never_stops_answering(node):
+    old = _both_workers(node)
+    node.proc.send_signal(signal.SIGHUP)
+    answers: list[tuple[int, int | None]] = []
+    new: set[int] = set()
+
+    def replaced() -> bool:
+        status, body = node.get("/healthz")  # a refused connection would raise here
+        answers.append((status, body.get("worker")))
+        if status == 200 and body["worker"] not in old:
+            new.add(body["worker"])
+        gone = not old & node.group()
+        return len(new) == 2 and gone
+
+    wait_until(replaced, "two new workers answer and the old ones have exited")
+    assert {status for status, _ in answers} == {200}, answers
+    assert "stopping: /healthz answers 503" not in node.output()  # retired, not drained
+
+
 def test_a_worker_that_dies_is_replaced(node):
     first = _both_workers(node)
     victim = min(first)

@@ -36,19 +36,23 @@ import socket
 import struct
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from uvicorn.config import STARTUP_FAILURE, Config
 from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
 from codeblanks.sandbox import remote
-from codeblanks.web.door import serve as single
+from codeblanks.web.door.drainingserver import DrainingServer
 
 log = logging.getLogger("codeblanks.web")
 
 APP = "codeblanks.web.door.asgi:application"
 PROTOCOL = "codeblanks.web.door.workers:protocol"
 METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+# How long a new worker of a restart may take to serve (Django, the catalogue: seconds, more on
+# a busy machine) before the restart is given up and the old workers go on.
+READY_WAIT_S = 120.0
 
 
 def __getattr__(name: str):
@@ -134,7 +138,7 @@ class Worker(Process):
     @property
     def server(self):
         if self._server is None:
-            self._server = single.DrainingServer(self.config, self.drain_s, self.stop_timeout_s)
+            self._server = DrainingServer(self.config, self.drain_s, self.stop_timeout_s)
         return self._server
 
     def retire(self) -> None:
@@ -178,7 +182,7 @@ class Workers(Multiprocess):
             if self.should_exit.is_set():
                 return
             new = self._new()
-            if not new.wait_until_ready(self.config.timeout_worker_healthcheck, self.should_exit):
+            if not new.wait_until_ready(READY_WAIT_S, self.should_exit):
                 new.kill()
                 new.join()
                 log.error("a new worker was not ready in time: the restart stops, the old serve")
@@ -230,8 +234,9 @@ def _forget(pid: int | None) -> None:
         multiprocess.mark_process_dead(pid, folder)
 
 
-def serve(options: dict, workers: int, config, shown: str) -> None:
-    """Start the node's shared parts, then ``workers`` web processes; until stopped."""
+def serve(options: dict, workers: int, config, announce: Callable[[str], None]) -> None:
+    """Start the node's shared parts, then ``workers`` web processes; until stopped.
+    ``announce(metrics_url)`` prints the line that says the node serves."""
     from django.core.cache import caches
 
     from codeblanks.sandbox import get_sandbox
@@ -251,9 +256,7 @@ def serve(options: dict, workers: int, config, shown: str) -> None:
         supervisor = Workers(uvicorn_config, [listening], drain_s=drain_s,
                              stop_timeout_s=stop_timeout_s)  # fmt: skip
         metrics_url = _start_metrics(config, sandbox, metrics_folder, supervisor)
-        what = single._what(config, metrics_url)
-        print(f"CodeBlanks is serving on http://{shown}:{options['port']}/  ({what}; "
-              f"{workers} web workers)", flush=True)  # fmt: skip
+        announce(metrics_url)
         supervisor.run()
     finally:
         service.close()
