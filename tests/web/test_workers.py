@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from codeblanks.content.catalog import catalog
-from codeblanks.sandbox.testing import wait_until
+from codeblanks.sandbox.testing import PATIENCE_S, wait_until
 
 RUN_RATE = 4  # programs a minute for one address, counted by the node, not by a worker
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -172,7 +172,8 @@ def test_sighup_replaces_every_worker_and_the_node_never_stops_answering(node):
         gone = not old & node.group()
         return len(new) == 2 and gone
 
-    wait_until(replaced, "two new workers answer and the old ones have exited")
+    # Two workers start one after the other: twice the patience of one.
+    wait_until(replaced, "two new workers answer and the old ones have exited", 2 * PATIENCE_S)
     assert {status for status, _ in answers} == {200}, answers
     assert "stopping: /healthz answers 503" not in node.output()  # retired, not drained
 

@@ -53,6 +53,7 @@ METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
 # How long a new worker of a restart may take to serve (Django, the catalogue: seconds, more on
 # a busy machine) before the restart is given up and the old workers go on.
 READY_WAIT_S = 120.0
+PING_WAIT_S = 30
 
 
 def __getattr__(name: str):
@@ -146,6 +147,14 @@ class Worker(Process):
         if self._server is None:
             self._server = DrainingServer(self.config, self.drain_s, self.stop_timeout_s)
         return self._server
+
+    def target(self, sockets=None) -> None:  # pragma: no cover (in the worker)
+        """Serve, then leave at once: the interpreter's own exit would first wait on what the
+        worker started (the pool that reads programs), which has been seen to hold it for
+        good, and with it a restart that waits for the old worker."""
+        super().target(sockets)
+        logging.shutdown()
+        os._exit(0)
 
     def retire(self) -> None:
         """Stop taking connections, finish the requests in flight, exit (serve.py)."""
@@ -255,7 +264,10 @@ def serve(options: dict, workers: int, config, announce: Callable[[str], None]) 
     options = dict(options)
     drain_s, stop_timeout_s = options.pop("drain_s"), options.pop("stop_timeout_s")
     options["http"] = PROTOCOL
-    uvicorn_config = Config(APP, workers=workers, **options)
+    # A worker that does not answer its parent's ping (a thread of its own) for this long is
+    # taken for hung and replaced: uvicorn's 5 s would cut a busy worker's requests on a loaded
+    # machine.
+    uvicorn_config = Config(APP, workers=workers, timeout_worker_healthcheck=PING_WAIT_S, **options)
     supervisor: Workers | None = None
     try:
         listening = uvicorn_config.bind_socket()
