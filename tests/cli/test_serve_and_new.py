@@ -21,8 +21,13 @@ def test_serve_calls_the_web_app_with_host_and_port(monkeypatch):
     fake.serve = lambda **kwargs: calls.append(kwargs)
     monkeypatch.setitem(sys.modules, "codeblanks.web.door.serve", fake)
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
-    assert main(["serve"]) == 0
-    assert calls == [{"host": "0.0.0.0", "port": 8123}, {"host": "127.0.0.1", "port": 8000}]
+    assert main(["serve", "--workers", "3"]) == 0
+    assert main(["serve", "--workers", "3", "--reload"]) == 0  # edits watched in one process
+    assert calls == [
+        {"host": "0.0.0.0", "port": 8123, "workers": None},  # None: CODEBLANKS_WEB_WORKERS
+        {"host": "127.0.0.1", "port": 8000, "workers": 3},
+        {"host": "127.0.0.1", "port": 8000, "workers": 1},
+    ]
 
 
 def test_serve_lists_content_problems_at_start_and_can_watch(monkeypatch, tmp_path, capsys):

@@ -22,7 +22,11 @@ from pathlib import Path
 
 import pytest
 
-START_TIMEOUT_S = 45.0  # a node imports numpy and starts its sandbox before it is healthy
+from codeblanks.sandbox.testing import PATIENCE_S
+
+# A node imports numpy and starts its sandbox, then its web workers (a process per core) import
+# Django and the lessons again, before it is healthy: on a loaded machine that is a minute.
+START_TIMEOUT_S = PATIENCE_S
 REQUEST_TIMEOUT_S = 30.0  # the first grading of a lesson also computes its reference
 STOP_TIMEOUT_S = 10.0
 # Straight to 127.0.0.1, whatever http_proxy/https_proxy the environment names.

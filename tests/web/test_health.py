@@ -1,4 +1,5 @@
 import asyncio
+import os
 
 import pytest
 from django.db import connection
@@ -15,6 +16,7 @@ def test_healthy(client, sandbox):
     assert r.status_code == 200
     data = r.json()
     assert data.pop("sandbox_checked_s_ago") >= 0  # just checked
+    assert data.pop("worker") == os.getpid()  # which web process answered
     assert data == {"status": "ok", "database": "ok", "sandbox": "ok"}
     assert sandbox.codes == ["print(6 * 7)"]
 

@@ -16,7 +16,10 @@ def started(monkeypatch):
 
 def test_local_mode_migrates_and_prints_the_url(started, monkeypatch, capsys, settings, tmp_path):
     settings.CODEBLANKS = dataclasses.replace(
-        settings.CODEBLANKS, database_url=f"sqlite:///{tmp_path}/db.sqlite3", data_dir=tmp_path
+        settings.CODEBLANKS,
+        database_url=f"sqlite:///{tmp_path}/db.sqlite3",
+        data_dir=tmp_path,
+        web_workers=1,  # this process (door/workers.py: several, tests/web/test_workers.py)
     )
     migrated = []
     monkeypatch.setattr("django.core.management.call_command", lambda *a, **kw: migrated.append(a))

@@ -1,6 +1,7 @@
-"""``codeblanks serve [--host] [--port] [--reload]``: start the web app (Django is imported only
-here). It lists the content problems first (the lessons they concern are not served); with
-``--reload`` edited lesson files show at the next page load, without a restart."""
+"""``codeblanks serve [--host] [--port] [--reload] [--workers N]``: start the web app (Django is
+imported only here). It lists the content problems first (the lessons they concern are not
+served); with ``--reload`` edited lesson files show at the next page load, without a restart
+(in one web process: the edits are watched in it)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ def add_parser(commands) -> None:
     parser.add_argument(
         "--reload", action="store_true", help="show edited lesson files without a restart"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="web processes sharing the port (CODEBLANKS_WEB_WORKERS; one per core)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -28,6 +35,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port number (1-65535)")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers {args.workers}: at least 1")
+    workers = 1 if args.reload else args.workers  # edits are watched in this process
     try:
         from codeblanks.web.door.serve import serve
     except ModuleNotFoundError as missing:
@@ -65,5 +75,5 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-    serve(host=args.host, port=args.port)
+    serve(host=args.host, port=args.port, workers=workers)
     return 0

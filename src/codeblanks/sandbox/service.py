@@ -37,7 +37,9 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import cast
 
+from codeblanks.sandbox import remote
 from codeblanks.sandbox.cgroups import Cgroups
 from codeblanks.sandbox.config import SandboxConfig
 from codeblanks.sandbox.execute import stop_at_failure
@@ -331,12 +333,18 @@ _shared_lock = threading.Lock()
 def get_sandbox() -> Sandbox:
     """The process-wide sandbox, started on first use (raises SandboxUnavailable if it cannot).
 
-    A forked process (e.g. a server worker) gets its own: threads and sockets do not survive
-    fork."""
+    A forked process gets its own: threads and sockets do not survive fork. A web worker of
+    ``codeblanks serve --workers N`` (``CODEBLANKS_NODE_SOCKET`` set by its parent) gets the
+    parent's, through ``remote.RemoteSandbox``: one set of slots and one fair share per node."""
     global _shared, _shared_pid
     with _shared_lock:
         if _shared is None or _shared_pid != os.getpid():
-            _shared = Sandbox()
+            path = os.environ.get(remote.SOCKET_ENV)
+            if path:
+                slots = SandboxConfig.from_env().slots
+                _shared = cast(Sandbox, remote.RemoteSandbox(path, slots))
+            else:
+                _shared = Sandbox()
             _shared_pid = os.getpid()
         return _shared
 

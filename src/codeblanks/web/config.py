@@ -148,6 +148,12 @@ SETTINGS: tuple[Setting, ...] = (
         "The From address of the e-mail the site sends.",
     ),
     Setting(
+        "CODEBLANKS_WEB_WORKERS",
+        "(one per core)",
+        "Web processes `codeblanks serve` runs, sharing one port, one sandbox and one cache; 1: "
+        "one process.",
+    ),
+    Setting(
         "CODEBLANKS_FORWARDED_ALLOW_IPS",
         "",
         "Proxy addresses whose X-Forwarded-For/-Proto are trusted (comma-separated); none by "
@@ -203,6 +209,10 @@ class Config:
     email_url: str
     email_from: str
     site_url: str  # "" when unset: no password-reset mail is sent
+    web_workers: int
+    # Set by `codeblanks serve` for its workers (not by operators): the parent's socket, through
+    # which they share its sandbox and, with locmem://, its cache (door/workers.py). "" else.
+    node_socket: str = ""
 
     @property
     def local(self) -> bool:
@@ -346,6 +356,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         email_url=email_url,
         email_from=env.get("CODEBLANKS_EMAIL_FROM") or "CodeBlanks <noreply@localhost>",
         site_url=site_url(env.get("CODEBLANKS_SITE_URL", "")),
+        web_workers=_int(env, "CODEBLANKS_WEB_WORKERS", os.cpu_count() or 1, minimum=1),
+        node_socket=env.get("CODEBLANKS_NODE_SOCKET", ""),
     )
 
 

@@ -105,6 +105,12 @@ TEMPLATES = [
 DATABASES = {"default": _config.database(CONFIG.database_url)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHES = {"default": _config.cache(CONFIG.cache_url)}
+if CONFIG.node_socket and CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+    # A worker of `serve --workers N`: its limits are the node's, kept by the parent.
+    CACHES["default"] = {
+        "BACKEND": "codeblanks.web.door.sharedcache.SharedCache",
+        "LOCATION": CONFIG.node_socket,
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -138,11 +144,12 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Sessions live in the database so every node behind a load balancer sees them. On SQLite, which
-# one process serves, each is also kept in that process's memory (read on every request: one
-# query fewer each). Not with PostgreSQL: a node's own memory would keep a session another node
-# ended, and a shared Redis would make every page depend on it (the rate limits outlive its loss).
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+# Sessions live in the database so every node behind a load balancer sees them. On SQLite served
+# by one process, each is also kept in that process's memory (read on every request: one query
+# fewer each). Not with PostgreSQL, nor with several web workers: a process's own memory would
+# keep a session another one ended, and a shared Redis would make every page depend on it (the
+# rate limits outlive its loss).
+if DATABASES["default"]["ENGINE"].endswith("sqlite3") and not CONFIG.node_socket:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     SESSION_CACHE_ALIAS = "sessions"
     CACHES["sessions"] = {

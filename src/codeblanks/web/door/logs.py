@@ -14,7 +14,10 @@ import json
 import logging
 import sys
 
+from codeblanks.sandbox import remote
+
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
+remote.request_tag = request_id.get  # a worker's run, logged by its parent, keeps the id
 
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "color_message"}
 # One encoder for every line: ``json.dumps`` with options builds a new one per call.

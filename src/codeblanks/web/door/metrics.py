@@ -90,12 +90,14 @@ class SandboxCollector:
         )
 
 
-def start(listen: str, sandbox, draining) -> str:
-    """Watch ``sandbox`` and serve the metrics on ``listen`` (``host:port``); the URL."""
+def start(listen: str, sandbox, draining, registry: CollectorRegistry | None = None) -> str:
+    """Watch ``sandbox`` and serve the metrics on ``listen`` (``host:port``); the URL.
+    ``registry``: what to serve instead of this process's own (the web workers' sum)."""
+    registry = registry or REGISTRY
     sandbox.watchers.append(watch_run)
-    REGISTRY.register(SandboxCollector(sandbox, draining))
+    registry.register(SandboxCollector(sandbox, draining))
     host, _, port = listen.rpartition(":")
     host = host.strip("[]") or "0.0.0.0"
-    start_http_server(int(port), addr=host, registry=REGISTRY)
+    start_http_server(int(port), addr=host, registry=registry)
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/metrics"

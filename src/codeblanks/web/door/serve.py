@@ -1,23 +1,26 @@
 """``codeblanks serve``: the web app under uvicorn, ready for real use.
 
-One process per node: views that wait on the sandbox are async, so a long run never holds up
-other learners; the sandbox runs programs in parallel in its own processes. Static files are
+A web process per core by default (workers.py; ``--workers 1`` serves from this one process):
+views that wait on the sandbox are async, so a long run never holds up other learners; the
+sandbox runs programs in parallel in its own processes, one sandbox per node. Static files are
 served by whitenoise from the installed package. In local mode (SQLite) migrations are applied
 on start; with PostgreSQL run ``django-admin migrate`` once per release instead (docs/deploy.md).
 """
 
 from __future__ import annotations
 
-import logging
+import functools
 import os
 import sys
-import threading
-import time
 
-log = logging.getLogger("codeblanks.web")
+import uvicorn
+
+from codeblanks.web.door.drainingserver import DrainingServer
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None) -> None:
+    """Serve until stopped. ``workers``: web processes (None: CODEBLANKS_WEB_WORKERS, by default
+    one per core); 1 serves from this process, more from workers.py's supervised processes."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeblanks.web.settings")
     import django
     from django.conf import settings
@@ -28,26 +31,46 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         from django.core.management import call_command
 
         config.data_dir.mkdir(parents=True, exist_ok=True)
+        # Once, here, before any worker starts: workers never migrate.
         call_command("migrate", interactive=False, verbosity=0)
     elif not config.secret_key_from_env:
         sys.exit(
             "CODEBLANKS_SECRET_KEY is not set. With a shared database every node must use the "
             "same key: set it to a long random string (docs/settings.md)."
         )
-    from codeblanks.web.door.asgi import application
-    from codeblanks.web.door.connections import guarded
-
+    workers = workers or config.web_workers
     shown = f"[{host}]" if ":" in host else host
+    options = _options(config, host=host, port=port)
+    if workers > 1:
+        from codeblanks.web.door import workers as node
+
+        def announce(metrics_url: str) -> None:
+            print(f"CodeBlanks is serving on http://{shown}:{port}/  ({_what(config, metrics_url)}"
+                  f"; {workers} web workers)", flush=True)  # fmt: skip
+
+        node.serve(options, workers, config, announce)
+        return
+    from codeblanks.web.door.asgi import application
+
     metrics_url = _start_metrics(config)
     print(f"CodeBlanks is serving on http://{shown}:{port}/  ({_what(config, metrics_url)})",
           flush=True)  # fmt: skip
-    _run(
-        application,
+    http = options.pop("http")
+    _run(application, http=http(), **options)
+
+
+def _options(config, *, host: str, port: int) -> dict:
+    """uvicorn's settings, the same for one process and for each worker. ``http`` is a factory
+    of the protocol class: a worker builds its own (connections.py counts per process)."""
+    from codeblanks.web.door.connections import guarded
+
+    return dict(
         host=host,
         port=port,
         lifespan="off",  # Django's ASGI handler has no lifespan events
         # h11, with a deadline for each request head and a cap per address (connections.py)
-        http=guarded(
+        http=functools.partial(
+            guarded,
             head_timeout_s=config.head_timeout_s,
             per_address=config.connections_per_address,
             exempt=config.forwarded_allow_ips,
@@ -104,31 +127,4 @@ def _what(config, metrics_url: str) -> str:
 
 def _run(app, *, stop_timeout_s: float, drain_s: float, **options) -> None:
     """``uvicorn.run``, with SIGTERM (and the first Ctrl+C) draining before the exit."""
-    import uvicorn
-
-    from codeblanks.web.door.draining import drain
-
-    stop_timeout = stop_timeout_s
-
-    class DrainingServer(uvicorn.Server):
-        def handle_exit(self, sig, frame) -> None:
-            if drain.stopping:  # a second signal: stop now
-                return super().handle_exit(sig, frame)
-            drain.begin(drain_s)
-            threading.Thread(target=self._drain, name="drain", daemon=True).start()
-
-        def _drain(self) -> None:
-            log.warning("stopping: /healthz answers 503; new requests served %g s more, then "
-                        "refused (503)", drain_s)  # fmt: skip
-            time.sleep(drain_s)
-            log.warning("stopping: new requests refused; waiting up to %g s for the %d in "
-                        "flight, and for the balancer to stop sending (1 s without a request)",
-                        stop_timeout, drain.in_flight)  # fmt: skip
-            if drain.wait_idle(stop_timeout, quiet_s=1.0):
-                log.warning("stopping: nothing left in flight")
-            else:
-                log.error("stopping: %d requests still in flight after %g s; they are cut",
-                          drain.in_flight, stop_timeout)  # fmt: skip
-            self.should_exit = True
-
-    DrainingServer(uvicorn.Config(app, **options)).run()
+    DrainingServer(uvicorn.Config(app, **options), drain_s, stop_timeout_s).run()

@@ -9,6 +9,8 @@ The bucket is kept as one number, the moment it will be full again (``full_at``)
 ``full_at`` to ``max(full_at, now) + c / rate``; that one update is atomic in every store:
 
 * ``LocalStore``: Django's in-process cache under a lock (one process, SQLite alone);
+* ``SharedStore``: the node's cache in the parent of ``serve --workers N`` (door/sharedcache.py),
+  the charge made there by ``LocalStore``, in one call;
 * ``RedisStore``: a short Lua script on the shared Redis, so nodes behind one balancer share
   the bucket (the nodes' clocks are trusted to agree to well under a second).
 
@@ -76,6 +78,26 @@ class LocalStore:
         return moved
 
 
+class SharedStore:
+    """Buckets in the node's cache kept by the parent of the web workers (door/sharedcache.py):
+    a charge is one call there, made by ``LocalStore`` under its lock."""
+
+    def __init__(self, cache) -> None:
+        self.cache = cache
+
+    def full_at(self, key: str) -> float:
+        return float(self.cache.get(key, 0.0))
+
+    def charge(self, key: str, bucket: Bucket, now: float, cpu_s: float) -> float:
+        moved: float = self.cache.update(_charge_here, key, bucket, now, cpu_s)
+        return moved
+
+
+def _charge_here(cache, key: str, bucket: Bucket, now: float, cpu_s: float) -> float:
+    """In the parent: the charge on its own cache."""
+    return LocalStore(cache).charge(key, bucket, now, cpu_s)
+
+
 # max(full_at, now) + cpu / rate, capped at now + cap, kept until it is full again.
 _CHARGE = """
 local full = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -114,9 +136,11 @@ def _ttl(full_at: float, now: float) -> int:
     return max(1, math.ceil(full_at - now) + 2)
 
 
-def store_for(alias: str = "default") -> LocalStore | RedisStore:
+def store_for(alias: str = "default") -> LocalStore | SharedStore | RedisStore:
     """The store that suits the configured cache."""
     cache = caches[alias]
     if isinstance(cache, LocMemCache):
         return LocalStore(cache)
+    if hasattr(cache, "update"):  # door/sharedcache.SharedCache
+        return SharedStore(cache)
     return RedisStore(cache)

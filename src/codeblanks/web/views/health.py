@@ -8,6 +8,7 @@ with the last check's state and its age.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -101,7 +102,9 @@ async def healthz(request):
     # the other nodes, which are as full, and then bring it back: it stays in.
     healthy = database == "ok" and sandbox in ("ok", "busy")
     body = {"status": "ok" if healthy else "unhealthy", "database": database, "sandbox": sandbox}
+    checked = None if age is None else round(age, 1)
     return JsonResponse(
-        {**body, "sandbox_checked_s_ago": None if age is None else round(age, 1)},
+        # ``worker``: which web process answered (several serve one node: door/workers.py)
+        {**body, "sandbox_checked_s_ago": checked, "worker": os.getpid()},
         status=200 if healthy else 503,
     )
