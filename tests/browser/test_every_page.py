@@ -35,29 +35,46 @@ class Checker:
         self.check(what)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", WIDTHS)
-def test_every_page_passes_axe_and_fits_the_width(site, page, accept_dialogs, width, scheme):
-    page.allowed_statuses.update({400, 404})  # a form sent with errors; the page not found
-    page.set_viewport_size(WIDTHS[width])
-    page.emulate_media(color_scheme=scheme)
-    c = Checker(page, width)
-    lesson = catalog().lesson(QKV)
-
-    c.visit(f"{site}/", "home")
-    c.visit(f"{site}/accounts/signup/", "sign-up")
+def sign_up(page, site: str, c: Checker | None = None) -> None:
+    """A new account through the sign-up form (checked on the way when ``c`` is given: the
+    form, then the form sent back with errors)."""
+    page.goto(f"{site}/accounts/signup/")
+    if c:
+        c.check("sign-up")
     page.get_by_label("Username").fill("ada")
     page.get_by_label("E-mail (optional)").fill("ada@example.org")
-    page.get_by_label("Password", exact=True).fill("short")
-    page.get_by_label("Password confirmation").fill("short")
-    page.get_by_role("button", name="Create account").click()
-    expect(page.locator(".field-errors").first).to_be_visible()
-    c.check("sign-up with errors")
+    if c:
+        page.get_by_label("Password", exact=True).fill("short")
+        page.get_by_label("Password confirmation").fill("short")
+        page.get_by_role("button", name="Create account").click()
+        expect(page.locator(".field-errors").first).to_be_visible()
+        c.check("sign-up with errors")
     page.get_by_label("Password", exact=True).fill("a-long-enough-passphrase-42")
     page.get_by_label("Password confirmation").fill("a-long-enough-passphrase-42")
     page.get_by_role("button", name="Create account").click()
     expect(page.locator(".who")).to_have_text("ada")
 
+
+def visitor_pages(c: Checker, page, site: str) -> None:
+    """What someone without an account sees, and the account forms."""
+    c.visit(f"{site}/", "home")
+    sign_up(page, site, c)
+    page.get_by_role("button", name="Log out").click()
+    c.visit(f"{site}/accounts/login/", "log in")
+    c.visit(f"{site}/review/", "review queue, anonymous")
+    c.visit(f"{site}/accounts/password_reset/", "password reset")
+    page.get_by_label("Email").fill("ada@example.org")
+    page.get_by_role("button", name="Send the link").click()
+    expect(page).to_have_url(re.compile(r"/password_reset/done/$"))
+    c.check("password reset sent")
+    c.visit(f"{site}/accounts/reset/MQ/bad-token/", "password reset, bad link")
+    c.visit(f"{site}/no-such-page/", "not found")
+
+
+def lesson_pages(c: Checker, page, site: str) -> None:
+    """A lesson in each of its states, then the pages its progress changes."""
+    lesson = catalog().lesson(QKV)
+    sign_up(page, site)
     c.visit(f"{site}/lessons/{QKV}/", "lesson")
     expect(page.locator(".cb-editor .cm-content")).to_be_visible()
     wrong = lesson.exercise.solution.replace("A = softmax(scores, axis=1)", "A = scores")
@@ -91,23 +108,33 @@ def test_every_page_passes_axe_and_fits_the_width(site, page, accept_dialogs, wi
     c.visit(f"{site}/", "home with continue")
     c.visit(f"{site}/review/", "review queue")  # the wrong answer: back later today
 
+
+def account_pages(c: Checker, page, site: str) -> None:
+    """A signed-in learner's own pages: progress and its tokens, the account's forms."""
+    sign_up(page, site)
     c.visit(f"{site}/progress/", "progress")
     page.get_by_label("Name of the new token").fill("my laptop")
     page.get_by_role("button", name="Make a token").click()
     expect(page.locator(".token-text")).to_be_visible()
     c.check("progress with a new token")
-
     c.visit(f"{site}/accounts/", "account")
     c.visit(f"{site}/accounts/password_change/", "change password")
     c.visit(f"{site}/accounts/delete/", "delete account")
-    page.get_by_role("button", name="Log out").click()
-    c.visit(f"{site}/accounts/login/", "log in")
-    c.visit(f"{site}/review/", "review queue, anonymous")
-    c.visit(f"{site}/accounts/password_reset/", "password reset")
-    page.get_by_label("Email").fill("ada@example.org")
-    page.get_by_role("button", name="Send the link").click()
-    expect(page).to_have_url(re.compile(r"/password_reset/done/$"))
-    c.check("password reset sent")
-    c.visit(f"{site}/accounts/reset/MQ/bad-token/", "password reset, bad link")
-    c.visit(f"{site}/no-such-page/", "not found")
+
+
+# Three journeys rather than one, so that the workers share the sweep.
+JOURNEYS = {"visitor": visitor_pages, "lesson": lesson_pages, "account": account_pages}
+
+
+@pytest.mark.parametrize("journey", JOURNEYS)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_page_passes_axe_and_fits_the_width(
+    site, page, accept_dialogs, width, scheme, journey
+):
+    page.allowed_statuses.update({400, 404})  # a form sent with errors; the page not found
+    page.set_viewport_size(WIDTHS[width])
+    page.emulate_media(color_scheme=scheme)
+    c = Checker(page, width)
+    JOURNEYS[journey](c, page, site)
     assert not c.problems, "\n".join(c.problems)

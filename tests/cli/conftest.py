@@ -5,17 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from codeblanks.content import catalog
-
 FIXTURES = Path(__file__).parents[1] / "content" / "fixtures"
-
-
-@pytest.fixture(autouse=True)
-def fresh_catalog():
-    """Each test sees the courses as its environment says (CODEBLANKS_COURSES)."""
-    catalog.cache_clear()
-    yield
-    catalog.cache_clear()
 
 
 @pytest.fixture

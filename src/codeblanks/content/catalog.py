@@ -47,9 +47,11 @@ class Catalog:
         return self._languages[language]
 
 
-@functools.cache
-def _loaded() -> Catalog:
-    courses, problems = load_courses()
+@functools.lru_cache(maxsize=4)
+def _loaded(paths: tuple[Path, ...]) -> Catalog:
+    """Keyed by the course folders, so that a changed ``CODEBLANKS_COURSES`` (a test, an
+    author's shell) is a catalogue of its own, never one loaded for other folders."""
+    courses, problems = load_courses(paths)
     return Catalog(tuple(courses), tuple(problems))
 
 
@@ -93,9 +95,9 @@ def catalog() -> Catalog:
             if now != _Reload.seen:
                 if _Reload.seen:
                     _loaded.cache_clear()
-                    _report(_loaded())
+                    _report(_loaded(tuple(default_paths())))
                 _Reload.seen = now
-    return _loaded()
+    return _loaded(tuple(default_paths()))
 
 
 def _report(loaded: Catalog) -> None:
