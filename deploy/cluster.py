@@ -368,6 +368,8 @@ class Cluster:
             "CODEBLANKS_METRICS_LISTEN": f"127.0.0.1:{node.metrics_port}",
             "CODEBLANKS_LOG_FORMAT": "json",
             "CODEBLANKS_DRAIN_SECONDS": "2.5",  # HAProxy here: a check a second, out after two
+            # the nodes share this one machine's cores: a web process each, unless asked
+            "CODEBLANKS_WEB_WORKERS": "1",
             **self.settings,
         }
 

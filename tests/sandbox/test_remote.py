@@ -4,6 +4,7 @@ comes back is what the sandbox gave, values and the caller's ``stop`` included."
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 
@@ -52,7 +53,7 @@ def test_a_run_and_its_values_cross_whole(parent):
     assert result.verdict == "ok" and result.stdout == "hi\n"
     assert isinstance(result.values["A"], np.ndarray)
     np.testing.assert_array_equal(result.values["A"], np.arange(6).reshape(2, 3) * 1.5)
-    assert result.values["B"] == "{'k': 1}"
+    assert json.loads(result.values["B"]) == {"$": "dict", "v": [["k", 1]]}  # lessontest's JSON
     assert used == [result.cpu_ms / 1000]  # the web's CPU meter is charged in the worker
 
 

@@ -196,6 +196,20 @@ def test_a_part_sees_only_the_names_it_is_keyed_on(monkeypatch):
     pagecache.clear()
 
 
+def test_a_name_the_part_gives_itself_is_no_unkeyed_read(monkeypatch):
+    """A name a {% with %} or {% blocktranslate with %} inside the part gives is the part's
+    own, even where the page has the same name: Django's ``in`` asks the page's names first."""
+    monkeypatch.setattr(pagecache, "strict", True)
+    pagecache.clear()
+    shown = _template(
+        '{% load i18n %}{% part "t" a %}{% blocktranslate with code=a %}[{{ code }}]'
+        "{% endblocktranslate %}{% with code=a %}({{ code }}){% endwith %}{% endpart %}"
+    )
+    with translation.override("en"):
+        assert shown.render({"a": "x", "code": "the page's"}) == "[x](x)"
+    pagecache.clear()
+
+
 def test_a_part_names_what_it_shows():
     with translation.override("en"):
         given = _template('{% part "t" n=page.n %}{{ n }}{% endpart %}')

@@ -40,12 +40,17 @@ class _Only(dict):
         self.outer, self.part = outer, part
 
     def __contains__(self, key) -> bool:
-        if super().__contains__(key):
-            return True
-        if key not in _OWN and key in self.outer:
+        # Claimed, so that a read (Django looks the newest dict first) reaches __getitem__ and
+        # fails there; a name a {% with %} or {% blocktranslate with %} inside the part gives is
+        # found before this dict and never gets here, though Context's own ``in`` asks the
+        # oldest dict first.
+        return super().__contains__(key) or (key not in _OWN and key in self.outer)
+
+    def __getitem__(self, key):
+        if not super().__contains__(key):
             raise UnkeyedName(f'{{% part "{self.part}" %}} reads "{key}", which it is not given: '
                               f'add {key}=… to the tag (its key), or do not read it')  # fmt: skip
-        return False
+        return super().__getitem__(key)
 
 
 class PartNode(template.Node):
