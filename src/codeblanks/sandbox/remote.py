@@ -221,10 +221,9 @@ class RemoteSandbox:
         stop: Stop | None = None,
         stdins: Sequence[str] = (),
     ) -> list[RunResult]:
-        limits = limits or RunLimits()
-        request = RunRequest(tuple(codes), filename, limits, tuple(capture), client, stop,
-                             tuple(stdins))  # fmt: skip
-        return self.run_request(request)
+        from codeblanks.sandbox.service import _request
+
+        return self.run_request(_request(codes, filename, limits, capture, client, stop, stdins))
 
     def _told(self, result: RunResult) -> RunResult:
         from codeblanks.sandbox.service import _tally
@@ -249,10 +248,9 @@ def _one(
     client: str | None = None,
     stdin: str = "",
 ) -> RunRequest:
-    return RunRequest(
-        (code,), filename, limits or RunLimits(), tuple(capture), client, None,
-        (stdin,) if stdin else (),
-    )  # fmt: skip
+    from codeblanks.sandbox.service import _request  # the one way a request is made
+
+    return _request([code], filename, limits, capture, client, stdins=(stdin,))
 
 
 def _lost(reason: BaseException) -> RunResult:
