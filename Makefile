@@ -120,7 +120,7 @@ test-fast: install
 # (xgettext: the catalogue's completeness test re-extracts the interface's strings).
 system:
 	@missing=""; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v chromium-headless-shell >/dev/null 2>&1 || missing="$$missing chromium-headless-shell"; \
 	command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || missing="$$missing haproxy"; \
 	command -v xgettext >/dev/null 2>&1 || missing="$$missing gettext"; \
 	if [ -n "$$missing" ]; then \

@@ -49,9 +49,11 @@ CODEBLANKS = _tool("codeblanks", "codeblanks.cli.main")
 
 
 def node_env(settings: dict[str, str]) -> dict[str, str]:
-    """This process's environment without any CODEBLANKS_*/Django variable, plus ``settings``."""
+    """This process's environment without any CODEBLANKS_*/Django variable, plus ``settings``.
+    Each node runs one web process, as deploy/cluster.py places nodes on one machine (several
+    nodes, each a core's worth); tests/web/test_workers.py holds a node of several."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEBLANKS_", "DJANGO_"))}
-    return {**env, **settings}
+    return {**env, "CODEBLANKS_WEB_WORKERS": "1", **settings}
 
 
 def migrate(env: dict[str, str], cwd: Path) -> None:
