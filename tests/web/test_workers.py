@@ -3,6 +3,7 @@ port, one sandbox and one cache in their parent, a drain on SIGTERM, a dead work
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -18,6 +19,10 @@ from codeblanks.content.catalog import catalog
 from codeblanks.sandbox.testing import PATIENCE_S, wait_until
 
 RUN_RATE = 4  # programs a minute for one address, counted by the node, not by a worker
+# A course whose sample solution always fails: each grade of its lesson is left unjudged and
+# counted as a failed reference, in the worker that graded it.
+COURSE = Path(__file__).resolve().parents[1] / "content" / "fixtures" / "valid"
+FAILING_SOLUTION = "a = 2\nb = 3\ntotal = a + b\nraise RuntimeError('the sample solution fails')\n"
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -117,11 +122,19 @@ def _both_workers(node: Node) -> set[int]:
 
 @pytest.fixture(scope="module")
 def node(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("workers")
+    failing = tmp / "courses" / "failing"
+    shutil.copytree(COURSE, failing)
+    (failing / "01-sum" / "solution.py").write_text(FAILING_SOLUTION)
+    metrics_port = _free_port()
     running = Node(
-        tmp_path_factory.mktemp("workers"),
+        tmp,
         CODEBLANKS_RUN_RATE=str(RUN_RATE),
         CODEBLANKS_FORWARDED_ALLOW_IPS="127.0.0.1",  # each test its own client address
+        CODEBLANKS_COURSES=str(failing),
+        CODEBLANKS_METRICS_LISTEN=f"127.0.0.1:{metrics_port}",
     )
+    running.metrics_port = metrics_port
     try:
         _both_workers(running)
         yield running
@@ -138,6 +151,33 @@ def test_two_workers_answer_and_a_graded_run_passes(node):
     assert graded["verdict"] == "correct", graded
     status, health = node.get("/healthz")
     assert status == 200 and health["sandbox"] == "ok"
+
+
+def _metric(node: Node, name: str) -> float:
+    """The sum of ``name``'s samples on the node's metrics port, over all their labels (0
+    before anything was counted)."""
+    with DIRECT.open(f"http://127.0.0.1:{node.metrics_port}/metrics", timeout=60) as r:
+        text = r.read().decode()
+    return sum(
+        float(line.split()[-1])
+        for line in text.splitlines()
+        if line.startswith((name + " ", name + "{"))
+    )
+
+
+def test_the_nodes_metrics_count_what_every_worker_graded(node):
+    """The grades happen in the workers and the metrics port is the parent's: each failed
+    reference is counted in the worker that met it, and the port serves the sum (it used to
+    serve the parent's own count, always 0)."""
+    before = _metric(node, "codeblanks_reference_failures_total")
+    requests_before = _metric(node, "codeblanks_requests_total")
+    code = "a = 2\nb = 3\ntotal = a + b\nprint(total)\n"
+    grades = 4  # each on a connection of its own: the kernel spreads them over the workers
+    for i in range(grades):
+        status, graded = node.request("/api/lessons/sum-two/grade", {"code": code}, f"10.0.2.{i}")
+        assert graded.get("verdict") == "sandbox-error", (status, graded)
+    assert _metric(node, "codeblanks_reference_failures_total") == before + grades
+    assert _metric(node, "codeblanks_requests_total") >= requests_before + grades
 
 
 def test_the_run_rate_is_the_nodes_not_each_workers(node):

@@ -15,7 +15,7 @@ import hashlib
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -201,21 +201,26 @@ MOMENTARY = (TIMEOUT, MEMORY_LIMIT)  # a reference run's failures the load may c
 _CACHE: OrderedDict[tuple[str, ...], Reference | RunResult] = OrderedDict()
 _CACHE_SIZE = 1024  # a lesson's reference, and one run per blank question and setup
 _LOCK = threading.Lock()
-_FAILED = [0]  # references a grade could not trust (counted for the operator's metrics)
+_FAILED = [0]  # references a grade could not trust, in this process
+# Called once for each such grade, in the process that graded it: the web's metrics count them
+# there (``codeblanks_reference_failures_total``), so that a node of several web processes sums
+# its workers' counts the way it sums their requests.
+FAILURE_WATCHERS: list[Callable[[], None]] = []
 
 
 def failed_references() -> int:
-    """How many grades found the sample solution's run failed, since the process started: the
-    web's metrics report it (``codeblanks_reference_failures_total``)."""
+    """How many grades found the sample solution's run failed, since this process started."""
     with _LOCK:
         return _FAILED[0]
 
 
 def reference_failed(lesson: Lesson, case: str, run: RunResult) -> None:
-    """Tell the operator (a log line, the counter above) that a grade could not be judged
-    because the sample solution's run did not succeed."""
+    """Tell the operator (a log line, the counter above, the watchers) that a grade could not
+    be judged because the sample solution's run did not succeed."""
     with _LOCK:
         _FAILED[0] += 1
+    for watcher in FAILURE_WATCHERS:
+        watcher()
     log.warning(
         "the reference of lesson %s (%s) failed on case %s (%s): not kept; the learner was "
         "asked to try again",

@@ -21,7 +21,7 @@ import logging
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-from codeblanks.grading.reference import failed_references
+from codeblanks.grading import reference
 from codeblanks.grading.verdicts import Verdict
 from codeblanks.sandbox import RunResult
 
@@ -50,6 +50,14 @@ request_seconds = Histogram(
     buckets=_LATENCY,
     registry=REGISTRY,
 )
+# Counted where the grade happens, like the requests: with several web processes each worker
+# writes its count to the node's shared folder and the node's port serves the sum.
+reference_failures = Counter(
+    "codeblanks_reference_failures",
+    "Grades not judged because the sample solution's run failed.",
+    registry=REGISTRY,
+)
+reference.FAILURE_WATCHERS.append(reference_failures.inc)
 
 
 def watch_run(result: RunResult) -> None:
@@ -79,11 +87,6 @@ class SandboxCollector:
             "codeblanks_sandbox_zygote_restarts",
             "Zygotes that died and were started again.",
             value=stats["zygote_restarts"],
-        )
-        yield CounterMetricFamily(
-            "codeblanks_reference_failures",
-            "Grades not judged because the sample solution's run failed.",
-            value=failed_references(),
         )
         yield GaugeMetricFamily(
             "codeblanks_draining", "1 while the node stops.", value=int(self.draining())
