@@ -18,7 +18,7 @@ from codeblanks.web.teaching import classes, deadlines, scores
 from codeblanks.web.teaching.models import Classroom
 
 from .conftest import FIRST, LAST
-from .test_classes import signed_in, user
+from .test_classes import make_class, signed_in, user
 from .test_learner_api import auth, make_token
 
 T0 = datetime(2030, 1, 10, 9, 0, tzinfo=UTC)
@@ -267,3 +267,43 @@ def test_a_new_class_from_the_form_keeps_its_points(taught):
     assert bad.status_code == 422
     assert "Each question is worth a whole number of points" in bad.content.decode()
     assert not Classroom.objects.filter(name="9E").exists()
+
+
+SAME_ALL_THE_SAME = {
+    "en": "In your class {}, what you do after seeing the answers earns its points all the same.",
+    "tr": "{} sınıfında cevapları gördükten sonra yaptıkların da puan kazandırır.",
+}
+PAGES = ("/lessons/{}/", "/lessons/{}/review/", "/lessons/{}/solution")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_lesson_pages_say_where_answers_after_review_still_count(lang):
+    """The lesson page, the study sheet and the solution's confirmation say "earns no points";
+    a learner in a class that counts answers after review is told that class is the exception,
+    and only for the lessons it covers, and only while in it."""
+    teacher = signed_in(user("teacher", teacher=True))
+    counting = classes_with_rule(teacher, "Lab <b>9</b>", count=True, lessons=(FIRST.id,))
+    classes_with_rule(teacher, "Class 7B", count=False, lessons=(FIRST.id, LAST.id))
+    ada = signed_in(user("ada"))
+    for room in Classroom.objects.all():
+        assert ada.post(f"/classes/join/{room.join_token}/").status_code == 302
+    said = SAME_ALL_THE_SAME[lang].format("Lab &lt;b&gt;9&lt;/b&gt;")
+
+    def told(lesson_id: str) -> list[bool]:
+        return [
+            said in ada.get(page.format(lesson_id), {"lang": lang}).content.decode()
+            for page in PAGES
+        ]
+
+    assert told(FIRST.id) == [True, True, True]
+    assert told(LAST.id) == [False, False, False]  # Lab 9 does not cover it; 7B does not count
+    counting.members.update(left_at=counting.created_at)  # the teacher removed her
+    assert told(FIRST.id) == [False, False, False]
+
+
+def classes_with_rule(teacher: Client, name: str, *, count: bool, lessons) -> Classroom:
+    room = make_class(teacher, name=name, lessons=lessons)
+    room.count_after_review = count
+    room.save(update_fields=["count_after_review"])
+    return room

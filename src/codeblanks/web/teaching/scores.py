@@ -50,6 +50,21 @@ def room_rules(room: Classroom) -> Rules:
     )
 
 
+def counting_after_review(user_id: int | None, lesson: Lesson) -> list[str]:
+    """The names of the learner's classes that cover ``lesson`` and give what is answered
+    after the answers were seen its points all the same (``Rules.after_review``): the lesson
+    pages say so beside "earns no points", which holds everywhere else."""
+    if user_id is None:  # a visitor without an account is in no class
+        return []
+    rooms = Classroom.objects.filter(
+        members__user_id=user_id,
+        members__left_at__isnull=True,
+        lessons__lesson_uuid=lesson.uuid,
+        count_after_review=True,
+    )
+    return sorted(set(rooms.values_list("name", flat=True)))
+
+
 def described(rules: Rules) -> str:
     """The rules in words, shown beside the scores they make."""
     points = _("Points in this class: the exercise %(exercise)s, each question %(question)s.")

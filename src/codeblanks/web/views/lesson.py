@@ -18,6 +18,7 @@ from codeblanks.web.learner import drafts, quotas, store
 from codeblanks.web.learner.learners import learner_from_request, learner_started
 from codeblanks.web.pages import selectors
 from codeblanks.web.pages.question_display import question_view
+from codeblanks.web.teaching.scores import counting_after_review
 from codeblanks.web.views.common import lesson_or_404, new_learner_limited
 
 LESSON = "codeblanks/lesson.html"
@@ -33,8 +34,15 @@ REVIEW = "codeblanks/review.html"
 
 def _page(request, the_lesson, **extra):
     """The full lesson page context for this request's learner."""
-    page = selectors.lesson_page(learner_from_request(request), the_lesson)
-    return {"page": page, **extra}
+    learner = learner_from_request(request)
+    page = selectors.lesson_page(learner, the_lesson)
+    return {"page": page, "after_review": _after_review(learner, the_lesson), **extra}
+
+
+def _after_review(learner, lesson) -> list[str]:
+    """The learner's classes in which work done after seeing the answers still earns points
+    (the pages' "earns no points" is true everywhere else)."""
+    return counting_after_review(learner.user_id if learner else None, lesson)
 
 
 @require_safe
@@ -113,7 +121,10 @@ async def lesson_solution(request, lesson_id: str):
     """GET asks for confirmation (the page without JavaScript); POST reveals and records it."""
     lesson = lesson_or_404(lesson_id)
     if request.method != "POST":
-        return await sync_to_async(render)(request, CONFIRM, {"lesson": lesson})
+        learner = await sync_to_async(learner_from_request)(request)
+        after_review = await sync_to_async(_after_review)(learner, lesson)
+        context = {"lesson": lesson, "after_review": after_review}
+        return await sync_to_async(render)(request, CONFIRM, context)
     learner = await sync_to_async(learner_started)(request)
     await store.tutor_for(learner).reveal_solution(lesson)
     if request.htmx:
