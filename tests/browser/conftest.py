@@ -18,7 +18,9 @@ import weakref
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.cache import cache
+from django.test import Client
 from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; the test's own database work is sync.
@@ -139,6 +141,32 @@ def editor_text(page) -> str:
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 WIDTHS = {"desktop": DESKTOP, "phone": PHONE}
+
+
+def one_width(width: str) -> pytest.MarkDecorator:
+    """A journey's one width, as its ``width`` argument ("desktop" or "phone").
+
+    The sweeps already check every page at both widths and in both colour schemes
+    (test_every_page.py; every lesson and review page at phone width in test_trial.py), so a
+    journey's clicks run once: at phone width where the journey differs there (a control that
+    moves or hides, something that must fit 390 px, an overflow or axe check on a page or state
+    the sweeps do not reach), otherwise at whichever width keeps about half of the journeys at
+    each. Bodies keep their ``width == "phone"`` branches: moving a journey is a one-word change.
+    """
+    assert width in WIDTHS, width
+    return pytest.mark.parametrize("width", [width])
+
+
+def log_in(page, site: str, user) -> None:
+    """Sign ``user`` in to the page's browser context with a session the server makes (Django's
+    ``force_login``) rather than through the form: for journeys about something else. The form
+    itself is driven by test_accounts.py and by the journeys that sign in with a language."""
+    client = Client()
+    client.force_login(user)
+    name = django_settings.SESSION_COOKIE_NAME
+    page.context.add_cookies([{"name": name, "value": client.cookies[name].value, "url": site}])
+
+
 # axe-core, vendored (frontend/build.sh copies it from the npm package): no network at run time.
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
 

@@ -1,4 +1,4 @@
-"""Accounts in Chromium, at both widths: sign up with an e-mail address, a password reset end to
+"""Accounts in Chromium: sign up with an e-mail address, a password reset end to
 end through Django's file e-mail backend (the message read from disk, its link followed), change
 the password, delete the account with its data; each refused password's error under its field."""
 
@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from codeblanks.web import mailer
 from codeblanks.web.models import Attempt, LessonProgress
 
-from .conftest import WIDTHS, set_code
+from .conftest import WIDTHS, log_in, one_width, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 GOOD = "a-long-enough-passphrase-42"
@@ -44,7 +44,7 @@ def sign_up(page, site, name, email=""):
     expect(page.locator(".who")).to_have_text(name)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_password_reset_end_to_end_through_the_file_backend(site, page, mailbox, width):
     page.allowed_statuses.add(400)  # the too-short new password is answered 400
     page.set_viewport_size(WIDTHS[width])
@@ -105,11 +105,11 @@ def test_sign_up_errors_sit_under_the_field_they_are_about(site, page):
     )
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")
 def test_change_password_then_delete_the_account_with_its_data(site, page, width):
     page.allowed_statuses.add(400)  # the wrong password at deletion is answered 400
     page.set_viewport_size(WIDTHS[width])
-    sign_up(page, site, "alan")
+    log_in(page, site, User.objects.create_user("alan", password=GOOD))
     page.goto(f"{site}/lessons/shapes-and-matmul/")
     set_code(page, "print('mine')\n")
     page.get_by_role("button", name="Run", exact=True).click()

@@ -1,8 +1,7 @@
-"""The class at a glance and a lesson's solve rate by day in Chromium: a
-class of a few learners, one late, one with an extension; at desktop and phone width, light
-and dark, the grid and the chart are there, the grid's cells are links reached by the keyboard
-that open the learner's work, the page never scrolls sideways (the grid scrolls in its own
-box), and axe finds nothing serious."""
+"""The class at a glance and a lesson's solve rate by day in Chromium: a class of a few learners,
+one late, one with an extension; at phone width, light and dark, the grid and the chart are there,
+the grid's cells are links reached by the keyboard that open the learner's work, the page never
+scrolls sideways (the grid scrolls in its own box), and axe finds nothing serious."""
 
 from __future__ import annotations
 
@@ -19,9 +18,8 @@ from codeblanks.web.models import LessonProgress
 from codeblanks.web.teaching import classes
 from codeblanks.web.teaching.models import Classroom
 
-from .conftest import WIDTHS, axe_violations, overflow
+from .conftest import WIDTHS, axe_violations, log_in, one_width, overflow
 from .test_classes import GOOD, lesson
-from .test_learner_work import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,13 +66,13 @@ def make_room() -> Classroom:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the grid scrolls in its own box
 def test_the_class_grid_and_the_solve_rate_chart_fit_and_pass_axe(site, page, width, scheme):
     room = make_room()
     first = lesson(LESSONS[0])
     page.set_viewport_size(WIDTHS[width])
     page.emulate_media(color_scheme=scheme)
-    log_in(page, site, "teacher")
+    log_in(page, site, room.teacher)
     page.goto(f"{site}/classes/{room.pk}/")
 
     grid = page.locator("table.glance-grid")

@@ -17,9 +17,8 @@ from codeblanks.web.models import Attempt, LessonProgress
 from codeblanks.web.teaching import classes
 from codeblanks.web.teaching.models import Classroom
 
-from .conftest import WIDTHS, axe_violations, overflow
+from .conftest import WIDTHS, axe_violations, log_in, overflow
 from .test_classes import GOOD, lesson
-from .test_learner_work import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,7 +45,7 @@ def make_room() -> tuple[Classroom, object]:
 def test_a_teacher_adds_a_co_teacher_sets_late_work_extends_and_regrades(site, page):
     room, first = make_room()
     page.set_viewport_size(WIDTHS["desktop"])
-    log_in(page, site, "teacher")
+    log_in(page, site, room.teacher)
     page.goto(f"{site}/classes/{room.pk}/")
     expect(page.locator("table.roster thead")).to_contain_text("due 2030-01-31 17:00")
     expect(page.locator("th.learner-name")).to_contain_text("Ada Byron")
@@ -82,7 +81,7 @@ def test_a_teacher_adds_a_co_teacher_sets_late_work_extends_and_regrades(site, p
 def test_the_class_page_fits_a_phone(site, page):
     room, _first = make_room()
     page.set_viewport_size(WIDTHS["phone"])
-    log_in(page, site, "teacher")
+    log_in(page, site, room.teacher)
     page.goto(f"{site}/classes/{room.pk}/")
     page.get_by_label("Add a co-teacher (their username)").fill("bob")
     page.get_by_role("button", name="Add", exact=True).click()

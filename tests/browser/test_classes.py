@@ -1,4 +1,4 @@
-"""A teacher's class in Chromium, at desktop and phone widths: the
+"""A teacher's class in Chromium, at phone width: the
 teacher makes a class, one learner joins by its link (signing up on the way, their anonymous
 run carried over), another by its code; they solve and fail a lesson through the real sandbox,
 and the roster and its CSV show exactly that; axe finds nothing serious, nothing is wider than
@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from codeblanks.content import catalog
 
-from .conftest import WIDTHS, axe_violations, overflow, set_code
+from .conftest import WIDTHS, axe_violations, one_width, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 GOOD = "a-long-enough-passphrase-42"
@@ -41,7 +41,7 @@ def run(page, site, lesson_id, code, verdict):
     expect(page.locator("#result .verdict")).to_have_attribute("data-verdict", verdict)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the class form, roster and item analysis must fit
 def test_a_teacher_sees_two_learners_join_solve_and_fail(site, page, another_page, width):
     size = WIDTHS[width]
     User.objects.create_user("teacher", password=GOOD)

@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 
 from codeblanks.web.models import Draft
 
-from .conftest import WIDTHS, axe_violations, editor_text, overflow, set_code
+from .conftest import WIDTHS, axe_violations, editor_text, one_width, overflow, set_code
+from .conftest import log_in as sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,14 +24,12 @@ PASSWORD = "a-long-enough-passphrase-42"
 
 
 def log_in(page, site, name="ada"):
-    page.goto(f"{site}/accounts/login/?next=/lessons/{LESSON}/")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(f"{site}/lessons/{LESSON}/")
+    """Signed in (a session cookie, not the form) and on the lesson's page."""
+    sign_in(page, site, User.objects.get(username=name))
+    page.goto(f"{site}/lessons/{LESSON}/")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the page with its draft mark must fit; the other device is wide
 def test_a_draft_survives_a_reload_and_reaches_another_device(site, page, another_page, width):
     User.objects.create_user("ada", password=PASSWORD)
     page.set_viewport_size(WIDTHS[width])
@@ -49,11 +48,12 @@ def test_a_draft_survives_a_reload_and_reaches_another_device(site, page, anothe
     assert editor_text(page) == "# typed, never run\nx = 42\n"
     expect(state).to_be_visible()
 
-    phone = another_page(viewport=WIDTHS["phone"])  # another device: no localStorage of its own
-    log_in(phone, site)
-    expect(phone.locator(".cb-editor .cm-content")).to_contain_text("# typed, never run")
-    assert editor_text(phone) == "# typed, never run\nx = 42\n"
-    expect(phone.locator(".draft-state")).to_have_attribute("data-how", "saved")
+    other = "desktop" if width == "phone" else "phone"
+    device = another_page(viewport=WIDTHS[other])  # another device: no localStorage of its own
+    log_in(device, site)
+    expect(device.locator(".cb-editor .cm-content")).to_contain_text("# typed, never run")
+    assert editor_text(device) == "# typed, never run\nx = 42\n"
+    expect(device.locator(".draft-state")).to_have_attribute("data-how", "saved")
 
 
 def test_leaving_the_page_at_once_still_sends_the_draft(site, page, another_page):
@@ -80,7 +80,7 @@ def test_leaving_the_page_at_once_still_sends_the_draft(site, page, another_page
     assert editor_text(other) == "print('left in a hurry')\n"
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_an_anonymous_draft_is_kept_in_this_browser_until_run(site, page, width):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/lessons/{LESSON}/?lang=tr")

@@ -13,7 +13,7 @@ from codeblanks.content import catalog
 from codeblanks.content.pysource import blank_lines
 from codeblanks.web.pages.selectors import lesson_neighbours
 
-from .conftest import DESKTOP, PHONE, WIDTHS, editor_text, overflow, set_code
+from .conftest import DESKTOP, PHONE, WIDTHS, editor_text, one_width, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,6 +35,7 @@ def test_desktop_puts_the_editor_beside_the_text_and_each_side_scrolls(site, pag
     text, work = box(page, ".pane-read"), box(page, ".pane-work")
     editor, run = box(page, ".cb-editor"), box(page, "button.run")
     assert work["x"] >= text["x"] + text["width"], (text, work)  # beside, not below
+    expect(page.get_by_role("link", name="Jump to the editor")).to_be_hidden()  # no need here
     assert editor["y"] < DESKTOP["height"] and run["y"] + run["height"] < DESKTOP["height"]
     assert editor["width"] >= 600, editor  # wide enough for the solutions' lines
     # The page scrolls the reading side; the work pane stays in view beside it.
@@ -78,7 +79,7 @@ def test_phone_has_one_column_in_reading_order_and_nothing_sideways(site, page):
         assert s["x"] + s["width"] <= card["x"] + card["width"], (s, card)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the phone editor wraps its lines
 def test_the_blank_is_marked_and_go_to_blank_selects_it(site, page, width):
     lesson = first_lesson()
     page.set_viewport_size(WIDTHS[width])
@@ -105,7 +106,7 @@ def test_the_blank_is_marked_and_go_to_blank_selects_it(site, page, width):
     expect(button).to_be_hidden()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_ctrl_enter_runs_and_leaves_the_code_unchanged(site, page, width):
     lesson = first_lesson()
     page.set_viewport_size(WIDTHS[width])
@@ -120,7 +121,7 @@ def test_ctrl_enter_runs_and_leaves_the_code_unchanged(site, page, width):
     assert editor_text(page) == lesson.exercise.starter
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the next lesson in sight without scrolling
 def test_solved_shows_what_is_left_and_the_next_lesson_is_one_click(site, page, width):
     lesson = first_lesson()
     following = lesson_neighbours(lesson)[1]
@@ -194,7 +195,7 @@ def test_resume_without_progress_is_absent_and_then_leads_back(site, page):
     assert editor_text(page).startswith("# started")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")  # in the work pane beside the text
 def test_hints_sit_between_the_result_and_show_solution(site, page, width):
     lesson = first_lesson()
     assert len(lesson.exercise.hints) >= 2

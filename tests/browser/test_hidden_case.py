@@ -1,7 +1,7 @@
-"""A failing hidden case on the lesson page (the learner trial's F7), in Chromium at desktop and
-phone width, in English and Turkish: the verdict names the case and says what its inputs hold
-in words; the code that builds the case is in a closed "How this case is built", seen only
-once it is opened."""
+"""A failing hidden case on the lesson page (the learner trial's F7), in Chromium at phone width
+(the case's code must scroll in its own box), in English and Turkish: the verdict names the case and
+says what its inputs hold in words; the code that builds the case is in a closed "How this case is
+built", seen only once it is opened."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from codeblanks.content import catalog
 
-from .conftest import WIDTHS, axe_violations, overflow, set_code
+from .conftest import WIDTHS, axe_violations, one_width, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +31,7 @@ def counted_by_hand(lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")
 def test_a_hidden_case_in_words_and_its_code_on_request(site, page, width, lang):
     shape, ids, summary = WORDS[lang]
     page.set_viewport_size(WIDTHS[width])

@@ -1,4 +1,4 @@
-"""The home page in English and in Turkish, in real Chromium at both widths: <html lang> and the
+"""The home page in English and in Turkish, in real Chromium: <html lang> and the
 words follow the browser's language, the footer's switcher (a plain form) changes the language
 and comes back to the same page, the choice is kept, and axe-core passes in Turkish too."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import WIDTHS, axe_violations, overflow
+from .conftest import WIDTHS, axe_violations, one_width, overflow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +30,7 @@ def check(page, width: str) -> None:
         assert overflow(page) is None, overflow(page)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # Turkish pages the sweeps see only in English must fit
 def test_the_switcher_goes_to_turkish_and_back_on_the_same_page(site, page, width):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/progress/")
@@ -63,7 +63,7 @@ def test_the_switcher_goes_to_turkish_and_back_on_the_same_page(site, page, widt
     expect(page.get_by_role("heading", level=1)).to_have_text(ENGLISH)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_a_turkish_browser_gets_the_home_page_in_turkish(site, turkish_browser, width):
     page = turkish_browser.new_page()
     errors = []

@@ -1,4 +1,4 @@
-"""A teacher helps a stuck learner, in Chromium at desktop and phone widths: the
+"""A teacher helps a stuck learner, in Chromium at phone width: the
 learner fails then solves a lesson through the real sandbox and answers a question right; the
 roster shows their points, and one click on the cell opens their latest program, every run
 with what changed, and their answers. axe finds nothing serious, nothing is wider than the
@@ -15,20 +15,13 @@ from playwright.sync_api import expect
 
 from codeblanks.web.teaching import classes
 
-from .conftest import WIDTHS, axe_violations, overflow
+from .conftest import WIDTHS, axe_violations, log_in, one_width, overflow
 from .test_classes import GOOD, lesson, run
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def log_in(page, site, name):
-    page.goto(f"{site}/accounts/login/")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(GOOD)
-    page.get_by_role("button", name="Log in").click()
-
-
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the learner's work page, its runs and diffs, must fit
 def test_a_teacher_opens_a_learners_latest_program_from_the_roster(site, page, another_page, width):
     size = WIDTHS[width]
     first = lesson("arrays-and-shapes")
@@ -36,10 +29,8 @@ def test_a_teacher_opens_a_learners_latest_program_from_the_roster(site, page, a
     call_command("grant_teacher", "teacher", stdout=io.StringIO())
     teacher = User.objects.get(pk=teacher.pk)
     room = classes.class_create(teacher, classes.Plan("Class 7B", (first.id,), {}))
-    User.objects.create_user("ada", password=GOOD)
-
     ada = another_page(viewport=size)
-    log_in(ada, site, "ada")
+    log_in(ada, site, User.objects.create_user("ada", password=GOOD))
     ada.goto(f"{site}/classes/join/{room.join_token}/")
     expect(ada.locator("main")).to_contain_text("every program you ran")
     ada.get_by_role("button", name="Join the class").click()
@@ -52,7 +43,7 @@ def test_a_teacher_opens_a_learners_latest_program_from_the_roster(site, page, a
     expect(box.locator(".q-feedback")).to_contain_text("Right.")
 
     page.set_viewport_size(size)
-    log_in(page, site, "teacher")
+    log_in(page, site, teacher)
     page.goto(f"{site}/classes/{room.pk}/")
     cell = page.locator("table.roster tr", has=page.locator("th", has_text="ada")).locator(
         "td.cell"
@@ -79,7 +70,7 @@ def test_a_teacher_rotates_the_code_removes_a_learner_and_edits_the_class(site, 
     teacher = User.objects.get(pk=teacher.pk)
     room = classes.class_create(teacher, classes.Plan("Class 7B", (first.id,), {}))
     classes.class_join(User.objects.create_user("ada", password=GOOD), room)
-    log_in(page, site, "teacher")
+    log_in(page, site, teacher)
     page.goto(f"{site}/classes/{room.pk}/")
     old = page.locator(".join-code").inner_text()
     page.get_by_role("button", name="New code and link").click()

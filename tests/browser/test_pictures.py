@@ -1,8 +1,8 @@
 """Arrays as pictures in Chromium: a wrong QKV answer and a wrong causal mask show the learner's
 and the expected arrays as heatmaps (differing cells marked, values on hover and on keyboard
-focus) at desktop and phone width, in the light and the dark colour scheme, with axe clean and
-nothing wider than the viewport; the causal-mask explanation draws its own heatmaps, in English
-and in Turkish."""
+focus) at phone width, in the light and the dark colour scheme, with axe clean and nothing
+wider than the viewport; the causal-mask explanation draws its own heatmaps, in English and in
+Turkish, at desktop width."""
 
 from __future__ import annotations
 
@@ -14,7 +14,15 @@ from playwright.sync_api import expect
 
 from codeblanks.content import catalog
 
-from .conftest import PATIENCE_MS, SCREENSHOTS, WIDTHS, axe_violations, overflow, set_code
+from .conftest import (
+    PATIENCE_MS,
+    SCREENSHOTS,
+    WIDTHS,
+    axe_violations,
+    one_width,
+    overflow,
+    set_code,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +39,7 @@ def fits_and_passes(page, width: str, what: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # side by side even at 390 px
 @pytest.mark.parametrize("lesson_id", WRONG)
 def test_a_wrong_answer_shows_both_arrays_as_heatmaps(site, page, lesson_id, width):
     page.set_viewport_size(WIDTHS[width])
@@ -82,7 +90,7 @@ def test_a_wrong_answer_shows_both_arrays_as_heatmaps(site, page, lesson_id, wid
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")  # the phone sweep measures the lesson page at 390 px
 def test_the_causal_mask_explanation_draws_its_arrays(site, page, width):
     page.set_viewport_size(WIDTHS[width])
     problems = []

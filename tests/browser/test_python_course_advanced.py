@@ -1,7 +1,7 @@
 """The Advanced level of "Python from the first line" in Chromium, with the real sandbox and
 grader: from the level's page to the files lesson, solved through the editor (wrong once, with
-the lesson's nudge in the feedback, then right), its questions answered, at desktop and phone
-widths, in English and in Turkish. The lesson's tests save and read files in the run's own
+the lesson's nudge in the feedback, then right), its questions answered, at desktop width, in
+English and in Turkish. The lesson's tests save and read files in the run's own
 folder, so a pass here also proves that folder is writable."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from codeblanks.content import catalog
 from codeblanks.content.public import meaning_order
 
-from .conftest import WIDTHS, axe_violations, editor_text, overflow, set_code
+from .conftest import WIDTHS, axe_violations, editor_text, one_width, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,7 +56,7 @@ def answer_every_question(page, lesson, check: str, right: str) -> None:
 
 
 @pytest.mark.parametrize("language", WORDS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_the_files_lesson_is_solved_and_answered(site, page, width, language):
     lesson = the_lesson(language)
     level_title, run, correct, check, right = WORDS[language]

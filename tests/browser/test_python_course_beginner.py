@@ -1,5 +1,5 @@
-"""A beginner of "Python from the first line" in Chromium, at desktop and phone widths, in
-English and in Turkish: from the home page to the if/else lesson (a function exercise with
+"""A beginner of "Python from the first line" in Chromium, at phone width, in English and in
+Turkish: from the home page to the if/else lesson (a function exercise with
 hidden tests), a first try that is wrong at the edge (told so in the learner's language, with
 the lesson's nudge), then the right one, then every question answered; with the real sandbox
 and grader, axe-core finding nothing serious and nothing sticking out sideways."""
@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from codeblanks.content import catalog
 from codeblanks.content.public import meaning_order
 
-from .conftest import WIDTHS, axe_violations, editor_text, overflow, set_code
+from .conftest import WIDTHS, axe_violations, editor_text, one_width, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 TICKET = "py-if-and-else"
@@ -58,7 +58,7 @@ def answer(page, q, words) -> None:
     expect(card.locator(".q-feedback")).to_contain_text(words["right"])
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")
 @pytest.mark.parametrize("lang", ["en", "tr"])
 def test_the_if_else_lesson_solved_and_answered(site, page, lang, width):
     words, lesson = WORDS[lang], catalog().lesson(TICKET).in_language(lang)

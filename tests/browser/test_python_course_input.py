@@ -1,7 +1,7 @@
 """The input() lesson of "Python from the first line" in Chromium: the page shows, under the
 task, the lines the program is given; a program that reads one line too many is told so in
 words, the solution is right, through the real sandbox and grader; in light and dark, at
-desktop and phone widths, axe-core finds nothing serious and nothing sticks out sideways."""
+phone width, axe-core finds nothing serious and nothing sticks out sideways."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from playwright.sync_api import expect
 
 from codeblanks.content import catalog
 
-from .conftest import WIDTHS, axe_violations, overflow, set_code
+from .conftest import WIDTHS, axe_violations, one_width, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LESSON = "py-input"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")
 def test_the_input_lesson_shows_its_input_and_runs_the_program_on_it(site, page, width, scheme):
     lesson = catalog().lesson(LESSON)
     page.set_viewport_size(WIDTHS[width])

@@ -1,5 +1,5 @@
-"""The Python course's Intermediate level in Chromium, at desktop and phone widths, in English
-and in Turkish: the functions lesson (a function exercise graded by hidden tests) solved through
+"""The Python course's Intermediate level in Chromium, at desktop width, in English and in
+Turkish: the functions lesson (a function exercise graded by hidden tests) solved through
 the editor, wrong once with the lesson's nudge in the feedback, then right, and its questions
 of all three kinds answered."""
 
@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from codeblanks.content import catalog
 from codeblanks.content.public import meaning_order
 
-from .conftest import WIDTHS, axe_violations, editor_text, overflow, set_code
+from .conftest import WIDTHS, axe_violations, editor_text, one_width, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LESSON = "py-functions"
@@ -42,7 +42,7 @@ def lesson_in(language: str):
 
 
 @pytest.mark.parametrize("language", WORDS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_the_functions_lesson_solved_and_answered(site, page, width, language):
     lesson, words = lesson_in(language), WORDS[language]
     page.set_viewport_size(WIDTHS[width])

@@ -1,7 +1,8 @@
 """The review queue in real Chromium: after answering questions in two lessons the
 home page shows reviews due, and a review session walks them with the lessons' feedback, at
-desktop and phone width, in English and Turkish; the queue's clock is moved on in-process
-(``web.reviews.clock``: the live server runs in this process)."""
+desktop width (test_line_cards.py takes a review card to a phone), in English and Turkish; the
+queue's clock is moved on in-process (``web.reviews.clock``: the live server runs in this
+process)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from codeblanks.content import catalog
 from codeblanks.web.learner import reviews
 from codeblanks.web.models import ReviewCard
 
-from .conftest import WIDTHS, axe_violations, overflow
+from .conftest import WIDTHS, axe_violations, one_width, overflow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-enough-passphrase-42"
@@ -32,7 +33,7 @@ def first_choice(lesson_id):
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_answered_questions_come_back_for_review(site, page, width, lang, monkeypatch):
     due, check, go_on, right, wrong = WORDS[lang]
     User.objects.create_user("ada", password=PASSWORD)

@@ -16,14 +16,13 @@ from playwright.sync_api import expect
 from codeblanks.web.models import LessonProgress
 from codeblanks.web.teaching import classes
 
-from .conftest import WIDTHS, axe_violations, overflow
+from .conftest import WIDTHS, axe_violations, log_in, one_width, overflow
 from .test_classes import GOOD, lesson
-from .test_learner_work import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the points form and the class page must fit
 def test_a_teacher_sets_the_points_and_the_scores_follow(site, page, width):
     first = lesson("arrays-and-shapes")
     teacher = User.objects.create_user("teacher", password=GOOD)
@@ -35,7 +34,7 @@ def test_a_teacher_sets_the_points_and_the_scores_follow(site, page, width):
     LessonProgress.objects.create(user=ada, lesson_uuid=first.uuid, solved_at=timezone.now())
 
     page.set_viewport_size(WIDTHS[width])
-    log_in(page, site, "teacher")
+    log_in(page, site, teacher)
     page.goto(f"{site}/classes/{room.pk}/")
     cell = page.locator("table.roster td.cell")
     expect(cell).to_contain_text(f"1/{1 + len(first.questions)} points")

@@ -13,7 +13,17 @@ from playwright.sync_api import expect
 from codeblanks.content import catalog
 from codeblanks.content.pysource import blank_lines
 
-from .conftest import DESKTOP, PHONE, WIDTHS, axe_violations, editor_text, overflow, set_code
+from .conftest import (
+    DESKTOP,
+    PHONE,
+    WIDTHS,
+    axe_violations,
+    editor_text,
+    log_in,
+    one_width,
+    overflow,
+    set_code,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +54,7 @@ SELECTED = """() => { const v = document.querySelector('textarea[name=code]').cb
     return [v.state.sliceDoc(r.from, r.to), v.state.doc.lineAt(r.from).number, v.hasFocus]; }"""
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_go_to_the_blank_skips_the_comment_and_one_escape_lets_tab_leave(site, page, width):
     assert COMMENT in starter()
     page.set_viewport_size(WIDTHS[width])
@@ -77,7 +87,7 @@ def test_go_to_the_blank_skips_the_comment_and_one_escape_lets_tab_leave(site, p
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the trial found the meanings cut off on a phone
 def test_match_meanings_are_whole_and_told_apart(site, page, width, lang):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/lessons/{FIRST}/?lang={lang}")
@@ -127,7 +137,7 @@ def test_match_meanings_are_whole_and_told_apart(site, page, width, lang):
     assert axe_violations(page) == []
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the editor is screens below; test_flow.py sees the link hidden wide
 def test_jump_to_the_editor_then_run_keeps_the_verdict_in_sight_and_focus(site, page, width):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/lessons/{FIRST}/")
@@ -167,7 +177,7 @@ def test_jump_to_the_editor_then_run_keeps_the_verdict_in_sight_and_focus(site, 
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # its table scrolls in its own box
 def test_multi_head_attention_is_no_wider_than_the_screen(site, page, width, lang):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/lessons/multi-head-attention/?lang={lang}")
@@ -185,7 +195,7 @@ def test_multi_head_attention_is_no_wider_than_the_screen(site, page, width, lan
     assert axe_violations(page) == []
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_the_level_header_counts_a_solved_exercise(site, page, width):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/lessons/{FIRST}/")
@@ -204,16 +214,12 @@ def test_the_level_header_counts_a_solved_exercise(site, page, width):
     assert overflow(page) is None
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")  # the sweeps see the token at both widths
 def test_the_token_page_reloaded_makes_no_second_token_and_copies(site, page, width):
-    User.objects.create_user("ada", password="a-long-enough-passphrase-42")
+    log_in(page, site, User.objects.create_user("ada", password="a-long-enough-passphrase-42"))
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
     page.set_viewport_size(WIDTHS[width])
-    page.goto(f"{site}/accounts/login/?next=/progress/")
-    page.get_by_label("Username").fill("ada")
-    page.get_by_label("Password").fill("a-long-enough-passphrase-42")
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(f"{site}/progress/")
+    page.goto(f"{site}/progress/")
     page.get_by_label("Name of the new token").fill("my laptop")
     page.get_by_role("button", name="Make a token").click()
     token = page.locator(".new-token .token-text")
@@ -237,12 +243,9 @@ def test_the_token_page_reloaded_makes_no_second_token_and_copies(site, page, wi
 def test_posting_the_same_token_form_twice_makes_one_token(site, page):
     """Without the script (no address put back), a browser that posts the form again (its
     'confirm form resubmission') gets the progress page, not a second token."""
-    User.objects.create_user("bob", password="a-long-enough-passphrase-42")
+    log_in(page, site, User.objects.create_user("bob", password="a-long-enough-passphrase-42"))
     page.set_viewport_size(DESKTOP)
-    page.goto(f"{site}/accounts/login/?next=/progress/")
-    page.get_by_label("Username").fill("bob")
-    page.get_by_label("Password").fill("a-long-enough-passphrase-42")
-    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{site}/progress/")
     form = page.locator("form.token-form")
     once = form.locator("input[name=once]").get_attribute("value")
     csrf = form.locator("input[name=csrfmiddlewaretoken]").get_attribute("value")

@@ -1,5 +1,6 @@
 """Small findings from the learner trial (shared/reviews/learner-trial.md F5, F16,
-F17, F18/F19), at desktop and phone width, in English and Turkish: a skip link to the editor,
+F17, F18/F19), at desktop width (the sweeps take these pages to a phone), in English and
+Turkish: a skip link to the editor,
 a question answered right says "Check" and hides its hint button, the level page names the
 level it counts, and the token section names no repository path."""
 
@@ -11,7 +12,7 @@ from playwright.sync_api import expect
 
 from codeblanks.content import catalog
 
-from .conftest import WIDTHS, axe_violations, overflow
+from .conftest import WIDTHS, axe_violations, one_width, overflow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LESSON = "arrays-and-shapes"
@@ -22,7 +23,7 @@ WORDS = {
 
 
 @pytest.mark.parametrize("lang", WORDS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_the_skip_link_leads_to_the_editor(site, page, width, lang):
     skip, _, _ = WORDS[lang]
     page.set_viewport_size(WIDTHS[width])
@@ -39,7 +40,7 @@ def test_the_skip_link_leads_to_the_editor(site, page, width, lang):
 
 
 @pytest.mark.parametrize("lang", WORDS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_a_question_answered_right_says_check_and_drops_its_hint_button(site, page, width, lang):
     _, check, _ = WORDS[lang]
     q = next(q for q in catalog().lesson(LESSON).questions if q.hints and q.kind == "choice")
@@ -66,7 +67,7 @@ def test_a_question_answered_right_says_check_and_drops_its_hint_button(site, pa
 
 
 @pytest.mark.parametrize("lang", WORDS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_the_level_page_names_the_level_and_the_token_section_no_path(site, page, width, lang):
     _, _, level = WORDS[lang]
     page.set_viewport_size(WIDTHS[width])

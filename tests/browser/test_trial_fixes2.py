@@ -1,5 +1,5 @@
 """The rest of the learner trial's findings on the web (shared/reviews/learner-trial.md
-F10, F11, F12, F16), at desktop and phone width, in English and Turkish: the phone editor wraps
+F10, F11, F12, F16), each at one width, in English and Turkish: the phone editor wraps
 long lines; a display formula wider than its column shows that it scrolls and scrolls by
 keyboard; the home page lists the beginners' course first with its "Start here" on the first
 screen; a new account is welcomed; "Classes" is in the menu only for those who teach or are in
@@ -20,7 +20,7 @@ from codeblanks.learning import review
 from codeblanks.web.models import ReviewCard
 from codeblanks.web.teaching import classes
 
-from .conftest import PHONE, WIDTHS, axe_violations, overflow, set_code
+from .conftest import PHONE, WIDTHS, axe_violations, one_width, overflow, set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LANGS = ("en", "tr")
@@ -40,7 +40,7 @@ def _log_in(page, site, name, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # then wide: the editor follows the change
 def test_the_phone_editor_wraps_long_lines_and_the_desktop_one_does_not(site, page, width, lang):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/lessons/broadcasting/?lang={lang}")
@@ -62,7 +62,7 @@ def test_the_phone_editor_wraps_long_lines_and_the_desktop_one_does_not(site, pa
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")  # too wide even beside a wide column
 def test_a_wide_formula_shows_that_it_scrolls_and_scrolls_by_keyboard(site, page, width, lang):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/lessons/transformer-block/?lang={lang}")
@@ -84,7 +84,7 @@ def test_a_wide_formula_shows_that_it_scrolls_and_scrolls_by_keyboard(site, page
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # "Start here" on the first screen of a phone
 def test_the_home_page_puts_the_beginners_course_and_its_start_first(site, page, width, lang):
     python, start, *_ = WORDS[lang]
     page.set_viewport_size(WIDTHS[width])
@@ -98,7 +98,7 @@ def test_the_home_page_puts_the_beginners_course_and_its_start_first(site, page,
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_a_new_account_is_welcomed_and_sees_classes_only_once_in_one(site, page, width, lang):
     *_, welcome, menu, _ = WORDS[lang]
     page.set_viewport_size(WIDTHS[width])
@@ -130,7 +130,7 @@ def test_a_new_account_is_welcomed_and_sees_classes_only_once_in_one(site, page,
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("phone")  # the analysis page with its meter must fit
 def test_the_item_analysis_says_how_well_the_class_retains_the_lesson(site, page, width, lang):
     heading = WORDS[lang][-1]
     User.objects.create_user("teacher", password=GOOD)
@@ -161,7 +161,7 @@ def test_the_item_analysis_says_how_well_the_class_retains_the_lesson(site, page
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_a_right_printout_with_a_wrong_value_is_said_once(site, page, width, lang):
     """F9: the verdict said twice that the printout is right but a value is not."""
     from codeblanks.content import catalog as courses

@@ -1,4 +1,4 @@
-"""A Turkish-speaking learner in Chromium, at desktop and phone widths: the home page and the QKV
+"""A Turkish-speaking learner in Chromium, at desktop width: the home page and the QKV
 lesson in Turkish (its Turkish comments and `# buraya yaz`, the code names as in every
 lesson), solved and its questions answered in Turkish, and the switch between languages keeping
 code and progress."""
@@ -13,7 +13,16 @@ from playwright.sync_api import expect
 from codeblanks.content import catalog
 from codeblanks.content.public import meaning_order
 
-from .conftest import DESKTOP, SCREENSHOTS, WIDTHS, axe_violations, editor_text, overflow, set_code
+from .conftest import (
+    DESKTOP,
+    SCREENSHOTS,
+    WIDTHS,
+    axe_violations,
+    editor_text,
+    one_width,
+    overflow,
+    set_code,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 QKV = "query-key-value"
@@ -23,7 +32,7 @@ def turkish():
     return catalog().lesson(QKV).in_language("tr")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@one_width("desktop")
 def test_the_course_in_turkish_solved_and_answered(site, page, width):
     page.set_viewport_size(WIDTHS[width])
     page.goto(f"{site}/?lang=tr")
