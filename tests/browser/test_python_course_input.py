@@ -1,7 +1,7 @@
 """The input() lesson of "Python from the first line" in Chromium: the page shows, under the
 task, the lines the program is given; a program that reads one line too many is told so in
 words, the solution is right, through the real sandbox and grader; in light and dark, at
-phone width, axe-core finds nothing serious and nothing sticks out sideways."""
+desktop width, axe-core finds nothing serious and nothing sticks out sideways."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ LESSON = "py-input"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@one_width("phone")
+@one_width("desktop")
 def test_the_input_lesson_shows_its_input_and_runs_the_program_on_it(site, page, width, scheme):
     lesson = catalog().lesson(LESSON)
     page.set_viewport_size(WIDTHS[width])

@@ -1,6 +1,6 @@
 """The review queue in real Chromium: after answering questions in two lessons the
 home page shows reviews due, and a review session walks them with the lessons' feedback, at
-desktop width (test_line_cards.py takes a review card to a phone), in English and Turkish; the
+phone width (a review card is a state the sweeps do not reach), in English and Turkish; the
 queue's clock is moved on in-process (``web.reviews.clock``: the live server runs in this
 process)."""
 
@@ -33,7 +33,7 @@ def first_choice(lesson_id):
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
-@one_width("desktop")
+@one_width("phone")
 def test_answered_questions_come_back_for_review(site, page, width, lang, monkeypatch):
     due, check, go_on, right, wrong = WORDS[lang]
     User.objects.create_user("ada", password=PASSWORD)

@@ -98,7 +98,7 @@ def test_the_home_page_puts_the_beginners_course_and_its_start_first(site, page,
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@one_width("desktop")
+@one_width("phone")  # the welcome, after the form, must fit
 def test_a_new_account_is_welcomed_and_sees_classes_only_once_in_one(site, page, width, lang):
     *_, welcome, menu, _ = WORDS[lang]
     page.set_viewport_size(WIDTHS[width])
