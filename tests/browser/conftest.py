@@ -160,7 +160,8 @@ def one_width(width: str) -> pytest.MarkDecorator:
 def log_in(page, site: str, user) -> None:
     """Sign ``user`` in to the page's browser context with a session the server makes (Django's
     ``force_login``) rather than through the form: for journeys about something else. The form
-    itself is driven by test_accounts.py and by the journeys that sign in with a language."""
+    itself is driven by test_accounts.py, test_classes.py and the journeys that sign in in
+    Turkish."""
     client = Client()
     client.force_login(user)
     name = django_settings.SESSION_COOKIE_NAME
