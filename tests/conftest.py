@@ -2,6 +2,7 @@
 
 import os
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -26,6 +27,33 @@ os.environ["CODEBLANKS_WARM"] = "0"
 
 # A page part that reads a name its key leaves out fails the test that renders it.
 pagecache.strict = True
+
+
+_TEST_DATABASE = pytest.StashKey[Path]()
+
+
+def pytest_configure(config):
+    """On SQLite the test database is a file in memory (/dev/shm), not SQLite's in-memory
+    database: that one is shared between threads through SQLite's shared cache, where a
+    second writer fails at once ("database table is locked") instead of waiting, so two
+    requests of a browser test writing together could answer 500 (seen once in five runs of
+    tests/browser). A file gets what the site runs on, WAL and the busy timeout (config.py).
+    pytest-django adds each xdist worker's number to the name."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        folder = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+        name = Path(folder or tempfile.gettempdir()) / f"codeblanks-test-{os.getpid()}.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(name)
+        config.stash[_TEST_DATABASE] = name
+
+
+def pytest_unconfigure(config):
+    """Django removes the test database's file; its WAL and shared-memory files are ours."""
+    if name := config.stash.get(_TEST_DATABASE, None):
+        for left in name.parent.glob(name.name + "*"):
+            left.unlink(missing_ok=True)
 
 
 def pytest_collection_modifyitems(session, config, items):
