@@ -69,20 +69,13 @@ def preload(modules: list[str]) -> dict[str, str]:
     return info
 
 
-# The warm-up compiled once, in the zygote: a spare runs it without parsing it again.
-_WARM_UP_CODE: types.CodeType | None = None
-
-
 def _warm_up() -> None:
     """Run the typical program and the reporting path once (trusted code, output discarded)."""
-    global _WARM_UP_CODE
-    if _WARM_UP_CODE is None:
-        _WARM_UP_CODE = compile(_WARM_UP, "<warm-up>", "exec")
     saved = sys.stdout
     sys.stdout = io.StringIO()
     try:
         namespace: dict[str, object] = {"__name__": "__main__"}
-        exec(_WARM_UP_CODE, namespace)
+        exec(compile(_WARM_UP, "<warm-up>", "exec"), namespace)
         meta, blobs = _capture(namespace, ["A", "Q", "v"])
         wire.encode_done({"status": 0, "kind": "exit", "values": meta}, blobs)
         wire.decode_request(wire.encode_request("main.py", {"wall_s": 1}, ["A"], ["pass"]))
