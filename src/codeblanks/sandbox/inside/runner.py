@@ -53,9 +53,6 @@ print(f"{A[0, 0]:.3f}", np.argmax(A, axis=1), np.where(A > 0.3, 1, 0).tolist(), 
 """
 
 
-WARM_UP_ROUNDS = 10
-
-
 def preload(modules: list[str]) -> dict[str, str]:
     """Import the configured modules in the zygote, plus what runs need, and warm NumPy up."""
     info: dict[str, str] = {}
@@ -67,11 +64,7 @@ def preload(modules: list[str]) -> dict[str, str]:
         importlib.import_module("numpy.random")
         importlib.import_module("numpy.linalg")
         _find_mt_state()
-        # Often enough that CPython 3.11 has quickened and specialized the code a typical program
-        # runs (after 8 calls): a child then finds that bytecode ready instead of rewriting it
-        # in its own copies of those pages.
-        for _ in range(WARM_UP_ROUNDS):
-            _warm_up()
+        _warm_up()
         info["numpy"] = np.__version__
     return info
 
