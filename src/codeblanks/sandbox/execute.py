@@ -6,10 +6,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import math
 import os
 import re
 import select
-import selectors
 import signal
 import time
 from collections.abc import Callable
@@ -135,16 +135,40 @@ def stop_at_failure(index: int, result: RunResult) -> bool:
     return not result.ok
 
 
+class Watch:
+    """The fds a run waits on, as one ``poll`` set: made per run without a system call (an
+    epoll selector costs one to make, one per fd registered and one to close) and read without
+    a selector's key objects."""
+
+    def __init__(self) -> None:
+        self.poll = select.poll()
+        self.fds: set[int] = set()
+
+    def add(self, fd: int) -> None:
+        self.poll.register(fd, select.POLLIN)
+        self.fds.add(fd)
+
+    def remove(self, fd: int) -> None:
+        if fd in self.fds:
+            self.fds.discard(fd)
+            self.poll.unregister(fd)
+
+    def wait(self, timeout_s: float) -> list[int]:
+        """The fds ready to read (or at their end, or in error) within ``timeout_s``."""
+        ms = max(0, math.ceil(timeout_s * 1000))
+        return [fd for fd, _ in self.poll.poll(ms)]
+
+
 class Streams:
     """The child's stdout and stderr: read without blocking, each kept up to ``cap`` bytes (one
     read past it, to know it was passed), per case."""
 
-    def __init__(self, sel: selectors.BaseSelector, out_r: int, err_r: int, cap: int) -> None:
-        self.sel, self.cap = sel, cap
+    def __init__(self, watch: Watch, out_r: int, err_r: int, cap: int) -> None:
+        self.watch, self.cap = watch, cap
         self.bufs = {out_r: bytearray(), err_r: bytearray()}
         for fd in self.bufs:
             os.set_blocking(fd, False)
-            sel.register(fd, selectors.EVENT_READ)
+            watch.add(fd)
 
     def _read(self, fd: int) -> bytes | None:
         """What ``fd`` holds now (at most 64 KiB): None if nothing, b"" at its end (unwatched)."""
@@ -153,11 +177,11 @@ class Streams:
         except BlockingIOError:
             return None
         if not data:
-            self.sel.unregister(fd)
+            self.watch.remove(fd)
         return data
 
     def read(self, fd: int) -> bool:
-        """One read, as the selector said ``fd`` is readable; False if its stream passed the cap."""
+        """One read, as the poll said ``fd`` is readable; False if its stream passed the cap."""
         data = self._read(fd)
         if data:
             self.bufs[fd] += data
@@ -166,7 +190,7 @@ class Streams:
     def drain(self) -> bool:
         """Read what the pipes hold now; False if a stream passed its cap."""
         for fd, buf in self.bufs.items():
-            if fd not in self.sel.get_map():
+            if fd not in self.watch.fds:
                 continue
             while len(buf) <= self.cap:
                 data = self._read(fd)
@@ -273,9 +297,10 @@ class _Cases:
         self.stop, self.slice_ms, self.alive, self.start = stop, slice_ms, alive, start
         self.wall_s = limits.wall_s  # stretched once the child is demoted (DEMOTED_WALL)
         self.deadline = start + self.wall_s
-        self.sel = selectors.DefaultSelector()
-        self.streams = Streams(self.sel, spare.out_r, spare.err_r, limits.output_bytes)
-        self.sel.register(spare.chan, selectors.EVENT_READ)
+        self.fds = Watch()
+        self.streams = Streams(self.fds, spare.out_r, spare.err_r, limits.output_bytes)
+        self.chan_fd = spare.chan.fileno()
+        self.fds.add(self.chan_fd)
         self.report = wire.ReportReader()
         self.results: list[RunResult] = []
         self.forced: str | None = None
@@ -288,11 +313,8 @@ class _Cases:
         self.settled = settled  # called once, then None
 
     def collect(self) -> list[RunResult]:
-        try:
-            while self.sel.get_map() and not (self.forced or self.finished):
-                self._turn()
-        finally:
-            self.sel.close()
+        while self.fds.fds and not (self.forced or self.finished):
+            self._turn()
         spare = self.spare
         if self.finished:
             used = demotion.cpu_ms(spare.pid) if spare.pid is not None else None
@@ -323,10 +345,10 @@ class _Cases:
         if self.watch and time.perf_counter() >= self.check_at:
             self._watch_cpu()
         wait = min(left, self.check_at - time.perf_counter()) if self.watch else left
-        for key, _ in self.sel.select(wait):
-            if key.fileobj is self.spare.chan:
+        for fd in self.fds.wait(wait):
+            if fd == self.chan_fd:
                 self._on_channel()
-            elif not self.streams.read(key.fd):
+            elif not self.streams.read(fd):
                 self.forced = OUTPUT_LIMIT
             if self.forced or self.finished:
                 break
@@ -381,7 +403,7 @@ class _Cases:
         except OSError:
             data = b""
         if not data:
-            self.sel.unregister(chan)
+            self.fds.remove(self.chan_fd)
             return
         state = self.report.feed(data)
         if state == "garbage":
