@@ -241,7 +241,14 @@ class SparePool:
         return True
 
     def close_spares(self) -> None:
-        """After the zygote's end: close the spares never used, and stop the joiner."""
+        """After the zygote's end: tell the runs still in flight that their child is gone (no
+        I/O thread is left to notice; they would wait out their wall limit), close the spares
+        never used, and stop the joiner."""
+        with self.lock:
+            for spare in list(self.live.values()):
+                spare.zygote_died = True
+                spare.exited.set()
+            self.live.clear()
         for spare in [*self.ready, *self.pending.values()]:
             spare.close()
         if self.joiner is not None:
