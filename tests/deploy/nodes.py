@@ -24,7 +24,7 @@ import pytest
 
 from codeblanks.sandbox.testing import PATIENCE_S
 
-# A node imports numpy and starts its sandbox, then its web workers (a process per core) import
+# A node imports numpy and starts its sandbox, then its web workers import
 # Django and the lessons again, before it is healthy: on a loaded machine that is a minute.
 START_TIMEOUT_S = PATIENCE_S
 REQUEST_TIMEOUT_S = 30.0  # the first grading of a lesson also computes its reference

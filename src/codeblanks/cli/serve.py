@@ -22,7 +22,7 @@ def add_parser(commands) -> None:
         "--workers",
         type=int,
         default=None,
-        help="web processes sharing the port (CODEBLANKS_WEB_WORKERS; one per core)",
+        help="web processes sharing the port (CODEBLANKS_WEB_WORKERS; one per core but one)",
     )
     parser.set_defaults(func=run)
 

@@ -149,7 +149,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "CODEBLANKS_WEB_WORKERS",
-        "(one per core)",
+        "(one per core but one)",
         "Web processes `codeblanks serve` runs, sharing one port, one sandbox and one cache; 1: "
         "one process.",
     ),
@@ -356,7 +356,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         email_url=email_url,
         email_from=env.get("CODEBLANKS_EMAIL_FROM") or "CodeBlanks <noreply@localhost>",
         site_url=site_url(env.get("CODEBLANKS_SITE_URL", "")),
-        web_workers=_int(env, "CODEBLANKS_WEB_WORKERS", os.cpu_count() or 1, minimum=1),
+        web_workers=_int(env, "CODEBLANKS_WEB_WORKERS", default_web_workers(), minimum=1),
         node_socket=env.get("CODEBLANKS_NODE_SOCKET", ""),
     )
 
@@ -382,6 +382,15 @@ def site_url(raw: str) -> str:
     ):
         raise ConfigError(f"CODEBLANKS_SITE_URL={raw!r}: {problem}")
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def default_web_workers() -> int:
+    """One web process per core but one, at least one: the sandbox's children and the parent's
+    services (the sandbox and cache calls of the workers) need a core's worth. On two cores
+    that is one process, which measured better there than two (docs/performance.md, "Every
+    core serves"): 29-38 ms of CPU a step against 34-61 ms, and 30 steps/s held in both runs
+    against one of two."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def database(url: str) -> dict:

@@ -1,10 +1,11 @@
 """``codeblanks serve``: the web app under uvicorn, ready for real use.
 
-A web process per core by default (workers.py; ``--workers 1`` serves from this one process):
-views that wait on the sandbox are async, so a long run never holds up other learners; the
-sandbox runs programs in parallel in its own processes, one sandbox per node. Static files are
-served by whitenoise from the installed package. In local mode (SQLite) migrations are applied
-on start; with PostgreSQL run ``django-admin migrate`` once per release instead (docs/deploy.md).
+A web process per core but one by default (workers.py; ``--workers 1`` serves from this one
+process): views that wait on the sandbox are async, so a long run never holds up other
+learners; the sandbox runs programs in parallel in its own processes, one sandbox per node.
+Static files are served by whitenoise from the installed package. In local mode (SQLite)
+migrations are applied on start; with PostgreSQL run ``django-admin migrate`` once per release
+instead (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from codeblanks.web.door.drainingserver import DrainingServer
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None) -> None:
     """Serve until stopped. ``workers``: web processes (None: CODEBLANKS_WEB_WORKERS, by default
-    one per core); 1 serves from this process, more from workers.py's supervised processes."""
+    one per core but one); 1 serves from this process, more from workers.py's supervised
+    processes."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeblanks.web.settings")
     import django
     from django.conf import settings

@@ -1,5 +1,5 @@
 """``codeblanks serve`` with several web processes (``--workers N``, CODEBLANKS_WEB_WORKERS; one
-per core by default): every core serves pages and the web side of runs, as the nodes of a
+per core but one by default): every core serves pages and the web side of runs, as the nodes of a
 cluster do, and the node still has one of each shared thing.
 
     parent (this module)                         N workers (uvicorn's spawned processes)
