@@ -235,9 +235,17 @@ def test_a_worker_that_dies_is_replaced(node):
 
 
 def test_sigterm_drains_every_worker_and_leaves_nothing_behind(tmp_path):
+    """Nothing: no worker, and none of the processes a worker started (the pool that reads
+    programs and its fork server, started by the grades)."""
     node = Node(tmp_path)
     try:
         workers = _both_workers(node)
+        lesson = next(iter(catalog().lessons()))
+        for _ in range(4):  # on connections of their own: both workers, most likely
+            status, graded = node.request(
+                f"/api/lessons/{lesson.id}/grade", {"code": lesson.exercise.solution}
+            )
+            assert status == 200 and graded["verdict"] == "correct", graded
         node.proc.send_signal(signal.SIGTERM)
         wait_until(lambda: node.get("/healthz")[0] == 503, "/healthz answers 503 (stopping)")
         assert node.proc.wait(timeout=120) == 0, node.output()

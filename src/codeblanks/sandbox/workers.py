@@ -51,6 +51,17 @@ def pool(preload: str | None = None) -> ProcessPoolExecutor:
         return _pool
 
 
+def end() -> None:
+    """Before a process leaves with ``os._exit`` (a web worker, door/workers.py): kill the
+    pool's processes, since nothing else will. Each holds its fork server's pipe open, so
+    both would outlive the process for good."""
+    global _pool
+    with _lock:
+        _pool = None
+    for child in multiprocessing.active_children():
+        child.kill()
+
+
 def _discard(stopped: ProcessPoolExecutor) -> None:
     """Stop using a pool whose work ran past its time or whose worker died; the next call
     starts a new one. Its workers are not killed: they run trusted code on bounded input, so

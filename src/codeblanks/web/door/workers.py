@@ -43,6 +43,7 @@ from uvicorn.config import STARTUP_FAILURE, Config
 from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
 from codeblanks.sandbox import remote
+from codeblanks.sandbox import workers as reading_pool
 from codeblanks.web.door.drainingserver import DrainingServer
 
 log = logging.getLogger("codeblanks.web")
@@ -151,8 +152,10 @@ class Worker(Process):
     def target(self, sockets=None) -> None:  # pragma: no cover (in the worker)
         """Serve, then leave at once: the interpreter's own exit would first wait on what the
         worker started (the pool that reads programs), which has been seen to hold it for
-        good, and with it a restart that waits for the old worker."""
+        good, and with it a restart that waits for the old worker. The pool's processes are
+        ended first: each holds its fork server's pipe open, so both would outlive the node."""
         super().target(sockets)
+        reading_pool.end()
         logging.shutdown()
         os._exit(0)
 
