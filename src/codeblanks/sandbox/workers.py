@@ -54,7 +54,8 @@ def pool(preload: str | None = None) -> ProcessPoolExecutor:
 def end() -> None:
     """Before a process leaves with ``os._exit`` (a web worker, door/workers.py): kill the
     pool's processes, since nothing else will. Each holds its fork server's pipe open, so
-    both would outlive the process for good."""
+    both would outlive the process for good. They are this process's only ``multiprocessing``
+    children, so ``active_children`` finds them without the executor's private table."""
     global _pool
     with _lock:
         _pool = None

@@ -39,6 +39,12 @@ def _page(request, the_lesson, **extra):
     return {"page": page, "after_review": _after_review(learner, the_lesson), **extra}
 
 
+def _confirm(request, lesson):
+    """The solution's confirmation page, in one hand-off from the event loop."""
+    after_review = _after_review(learner_from_request(request), lesson)
+    return render(request, CONFIRM, {"lesson": lesson, "after_review": after_review})
+
+
 def _after_review(learner, lesson) -> list[str]:
     """The learner's classes in which work done after seeing the answers still earns points
     (the pages' "earns no points" is true everywhere else)."""
@@ -121,10 +127,7 @@ async def lesson_solution(request, lesson_id: str):
     """GET asks for confirmation (the page without JavaScript); POST reveals and records it."""
     lesson = lesson_or_404(lesson_id)
     if request.method != "POST":
-        learner = await sync_to_async(learner_from_request)(request)
-        after_review = await sync_to_async(_after_review)(learner, lesson)
-        context = {"lesson": lesson, "after_review": after_review}
-        return await sync_to_async(render)(request, CONFIRM, context)
+        return await sync_to_async(_confirm)(request, lesson)
     learner = await sync_to_async(learner_started)(request)
     await store.tutor_for(learner).reveal_solution(lesson)
     if request.htmx:
