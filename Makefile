@@ -64,24 +64,32 @@ format: install
 	$(BIN)/ruff format src tests benchmarks deploy
 	$(BIN)/ruff check --fix src tests benchmarks deploy
 
-# Every test but the PostgreSQL-only ones on SQLite; then, on the real PostgreSQL, the
-# database-backed web tests again and the PostgreSQL-only ones (tests/deploy: two real nodes
-# sharing PostgreSQL and Redis). Each stage runs a test at most once, and the second stage runs
-# even when the first failed, so one failure never hides the other stage's result.
+# Two stages, each test run once. The web tests that use the database (marked web_db) run on the
+# real PostgreSQL when one answers at PG_URL, as a deployment of several nodes runs, together with
+# the PostgreSQL-only ones (tests/deploy: two real nodes sharing PostgreSQL and Redis); everything
+# else runs on SQLite, as `make run` does: the browser journeys write through every page there,
+# and the command line and the laptop deployment use it. Without a PostgreSQL, the web tests run
+# on SQLite too and the stage says it was skipped. The second stage runs even when the first
+# failed, so one failure never hides the other stage's result.
 test: system lint test-suite
 
 # Each stage's output is also kept in test-artifacts/stage-*.log, so that the last lines of a red
 # run (all a CI page may show) name the failures of both stages again.
 test-suite: install
 	@mkdir -p test-artifacts; rm -f test-artifacts/stage-*; status=0; \
-	{ $(BIN)/pytest $(XDIST) -m "not postgres" || echo "== stage failed" >> test-artifacts/stage-sqlite.failed; } \
-		2>&1 | tee test-artifacts/stage-sqlite.log; \
 	if $(BIN)/python -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
-		echo "== database tests again on PostgreSQL ($(PG_URL)), and the multi-node test"; \
-		{ CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest $(XDIST) -m "django_db or postgres" tests/web tests/deploy \
+		postgresql=yes; sqlite="not postgres and not web_db"; \
+	else \
+		postgresql=; sqlite="not postgres"; \
+	fi; \
+	{ $(BIN)/pytest $(XDIST) -m "$$sqlite" || echo "== stage failed" >> test-artifacts/stage-sqlite.failed; } \
+		2>&1 | tee test-artifacts/stage-sqlite.log; \
+	if [ -n "$$postgresql" ]; then \
+		echo "== the web tests that use the database, on PostgreSQL ($(PG_URL)), and the multi-node test"; \
+		{ CODEBLANKS_DATABASE_URL=$(PG_URL) $(BIN)/pytest $(XDIST) -m "web_db or postgres" tests/web tests/deploy \
 			|| echo "== stage failed" >> test-artifacts/stage-postgresql.failed; } 2>&1 | tee test-artifacts/stage-postgresql.log; \
 	else \
-		echo "== SKIPPED: no PostgreSQL answers at $(PG_URL); the PostgreSQL run did not happen"; \
+		echo "== SKIPPED: no PostgreSQL answers at $(PG_URL); the web tests ran on SQLite, the multi-node test did not run"; \
 	fi; \
 	for stage in sqlite postgresql; do \
 		if [ -e test-artifacts/stage-$$stage.failed ]; then \
