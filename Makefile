@@ -19,7 +19,7 @@ XDIST ?= -n 4
 # worker without it, 4.4 s with it).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install messages system run cluster test test-suite test-repeat test-fast lint format bench screenshots clean
+.PHONY: install messages system run cluster test test-suite compile-tests test-repeat test-fast lint format bench screenshots clean
 
 install: $(STAMP) $(MO)
 
@@ -71,7 +71,16 @@ format: install
 # and the command line and the laptop deployment use it. Without a PostgreSQL, the web tests run
 # on SQLite too and the stage says it was skipped. The second stage runs even when the first
 # failed, so one failure never hides the other stage's result.
-test: system lint test-suite
+test: system install
+	@$(MAKE) --no-print-directory -j2 lint compile-tests
+	@$(MAKE) --no-print-directory test-suite
+
+# pytest keeps each test module, compiled with its assertions rewritten, in __pycache__ (so does
+# Python for the package). In a fresh clone the first stage's four workers would each compile
+# everything at once (11.5 s of CPU each, against 4.5 s with the files kept): one collection
+# does it first, beside lint, which leaves the other core idle. Its errors show in the stage.
+compile-tests: install
+	@$(BIN)/pytest --collect-only -q -p no:cacheprovider > /dev/null 2>&1 || true
 
 # Each stage's output is also kept in test-artifacts/stage-*.log, so that the last lines of a red
 # run (all a CI page may show) name the failures of both stages again.

@@ -56,21 +56,12 @@ def pytest_unconfigure(config):
             left.unlink(missing_ok=True)
 
 
-WEB_TESTS = Path(__file__).parent / "web"
-
-
-@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by the marks
-def pytest_collection_modifyitems(session, config, items):
-    """Mark the web tests that use the database ``web_db``: `make test` runs them on PostgreSQL
-    when one answers, else on SQLite (the Makefile says why).
-
-    Then run the browser tests last. Playwright's sync API keeps an asyncio event loop running in
+@pytest.hookimpl(trylast=True)  # after pytest-django orders the tests by their database use
+def pytest_collection_modifyitems(items):
+    """Run the browser tests last. Playwright's sync API keeps an asyncio event loop running in
     the main thread from its first use to the end of the session, and while it runs, code that
     starts its own loop there (asyncio.run, asgiref's async_to_sync behind Django's test client
     calling async views) refuses to work. Every other test runs before that loop exists."""
-    for item in items:
-        if item.path.is_relative_to(WEB_TESTS) and item.get_closest_marker("django_db"):
-            item.add_marker("web_db")
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 

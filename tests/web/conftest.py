@@ -28,6 +28,17 @@ from codeblanks.web.views import health
 
 HOST = "localhost"
 
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by the marks
+def pytest_collection_modifyitems(items):
+    """Mark the web tests that use the database ``web_db``: `make test` runs them on PostgreSQL
+    when one answers, else on SQLite (the Makefile says why)."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here) and item.get_closest_marker("django_db"):
+            item.add_marker("web_db")
+
+
 CHOICE = ChoiceQuestion(
     id="pick",
     prompt="Which one is `2`?",
