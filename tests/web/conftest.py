@@ -218,3 +218,37 @@ def async_client():
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def platform(live_server):
+    """An LMS (tests/web/lti_platform.py) registered with the tool, as an administrator does."""
+    import io
+
+    from django.core.management import call_command
+
+    from .lti_platform import Platform, give_the_tool_a_key
+
+    lms = Platform(live_server.url)
+    give_the_tool_a_key()
+    out = io.StringIO()
+    call_command("lti_register", *lms.registration_args(), stdout=out)
+    assert "Initiate login URL" in out.getvalue()
+    yield lms
+    lms.close()
+
+
+@pytest.fixture
+def room():
+    """A class "7B" of the first and last lessons, made by a teacher."""
+    import io
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from codeblanks.web.teaching import classes
+
+    teacher = get_user_model().objects.create_user("teacher", password="x" * 20)
+    call_command("grant_teacher", "teacher", stdout=io.StringIO())
+    teacher = get_user_model().objects.get(pk=teacher.pk)
+    return classes.class_create(teacher, classes.Plan("7B", (FIRST.id, LAST.id), {}))

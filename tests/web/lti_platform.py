@@ -18,6 +18,7 @@ does in a launch and a grade, as the spec says (IMS LTI 1.3 core, Security Frame
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import threading
@@ -42,10 +43,33 @@ NRPS_TYPE = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
 DEPLOYMENT = "deployment-1"
 
 
+@functools.cache
+def platform_key() -> rsa.RSAPrivateKey:
+    """The LMS's RSA key, made once per test process: making a 2048-bit key costs 75 ms of CPU,
+    and each LTI test has an LMS of its own (a test about a stranger's key makes another)."""
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@functools.cache
+def _tool_jwk():
+    from jwcrypto.jwk import JWK
+
+    return JWK.generate(kty="RSA", size=2048)
+
+
+def give_the_tool_a_key() -> None:
+    """The tool's key pair, made once per test process, stored as `lti_register` would make it
+    when there is none (the browser tests' registrations still make theirs)."""
+    from lti_tool.models import Key
+
+    if not Key.objects.exists():
+        Key.objects.create_from_jwk(_tool_jwk())
+
+
 class Platform:
     def __init__(self, tool_url: str):
         self.tool_url = tool_url.rstrip("/")
-        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        self.key = platform_key()
         self.kid = "platform-key-1"
         self.tokens: set[str] = set()
         self.scores: list[dict] = []

@@ -25,19 +25,9 @@ from codeblanks.web.teaching import classes, lti, roster
 from codeblanks.web.teaching.models import LtiGrade, LtiHosts, Membership
 
 from .conftest import FIRST, LAST
-from .lti_platform import Platform, new_sub
+from .lti_platform import new_sub
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def platform(live_server):
-    lms = Platform(live_server.url)
-    out = io.StringIO()
-    call_command("lti_register", *lms.registration_args(), stdout=out)
-    assert "Initiate login URL" in out.getvalue()
-    yield lms
-    lms.close()
 
 
 def registration():

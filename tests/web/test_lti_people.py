@@ -12,36 +12,19 @@ import re
 import pytest
 import requests
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
 from lti_tool.models import LtiRegistration, LtiUser
 
-from codeblanks.web.teaching import classes, lti
+from codeblanks.web.teaching import lti
 from codeblanks.web.teaching.models import LtiGrade, Membership
 
-from .conftest import FIRST, LAST
-from .lti_platform import LTI, Platform, new_sub
+from .conftest import FIRST
+from .lti_platform import LTI, new_sub
 
 pytestmark = pytest.mark.django_db(transaction=True)
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 TA = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
-
-
-@pytest.fixture
-def platform(live_server):
-    lms = Platform(live_server.url)
-    call_command("lti_register", *lms.registration_args(), stdout=io.StringIO())
-    yield lms
-    lms.close()
-
-
-@pytest.fixture
-def room():
-    teacher = get_user_model().objects.create_user("teacher", password="x" * 20)
-    call_command("grant_teacher", "teacher", stdout=io.StringIO())
-    teacher = get_user_model().objects.get(pk=teacher.pk)
-    return classes.class_create(teacher, classes.Plan("7B", (FIRST.id, LAST.id), {}))
 
 
 def launch(platform, browser, sub, room, **claims):

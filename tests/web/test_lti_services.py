@@ -15,7 +15,6 @@ import re
 import pytest
 import requests
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from lti_tool.models import LtiRegistration, LtiUser
 
 from codeblanks.web.teaching import classes
@@ -28,22 +27,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 NAMELESS = {"given_name": None, "name": None}
-
-
-@pytest.fixture
-def platform(live_server):
-    lms = Platform(live_server.url)
-    call_command("lti_register", *lms.registration_args(), stdout=io.StringIO())
-    yield lms
-    lms.close()
-
-
-@pytest.fixture
-def room():
-    teacher = get_user_model().objects.create_user("teacher", password="x" * 20)
-    call_command("grant_teacher", "teacher", stdout=io.StringIO())
-    teacher = get_user_model().objects.get(pk=teacher.pk)
-    return classes.class_create(teacher, classes.Plan("7B", (FIRST.id, LAST.id), {}))
 
 
 def launch(platform, browser, sub, *, custom, drop=(), **claims):
