@@ -244,6 +244,7 @@ WIDE_ONLY = "if S.shape[1] == 5:\n    raise ValueError('only on wide rows')\n"
 
 def test_a_failure_on_the_last_variant_only_is_found(softmax_lesson, sandbox):
     code = softmax_lesson.exercise.solution + WIDE_ONLY
+    assert grade(softmax_lesson, softmax_lesson.exercise.solution, sandbox).correct  # cached
     runs = counting(sandbox)
     g = grade(softmax_lesson, code, runs)
     assert g.verdict == "error" and g.case == "wide rows"
