@@ -27,6 +27,7 @@ from codeblanks.grading.functests import ADDRESS, outcomes
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import Mutant, mutants
 from codeblanks.grading.reference import Reference, areference, in_flight
+from codeblanks.grading.shared import shared
 from codeblanks.grading.tracebacks import parse
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.inside.lessontest import value_name
@@ -76,8 +77,9 @@ async def aprove_all(
     program of its own), yielded in their order, on one event loop through one gate: while a
     lesson waits on its last runs the next ones' runs keep the sandbox's slots full. Lessons
     open in their order, as many at once as the gate lets runs in, so the first ones finish
-    first and a caller can show each as it comes."""
-    sandbox = sandbox or get_sandbox()
+    first and a caller can show each as it comes. A batch asked for again is run once
+    (``shared.py``)."""
+    sandbox = shared(sandbox or get_sandbox())
     gate = asyncio.Semaphore(in_flight(sandbox))
     room = asyncio.Semaphore(in_flight(sandbox))
 
@@ -101,7 +103,7 @@ async def aprove(
     """Every proof of ``lesson``, one function each (Django's system checks are the model): the
     ones that read the reference runs, then the ones that judge programs as a learner's.
     ``gate``: shared with the proofs of other lessons (``aprove_all``), else its own."""
-    sandbox = sandbox or get_sandbox()
+    sandbox = shared(sandbox or get_sandbox())
     problems = prove_inputs(lesson)
     gate = gate or asyncio.Semaphore(in_flight(sandbox))
     ref = await areference(lesson, sandbox, gate)
