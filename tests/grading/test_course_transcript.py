@@ -6,6 +6,10 @@ A change to a lesson or to the grader that changes what a learner is told shows 
 that file in review. To accept the new words, regenerate it and read the diff:
 
     CODEBLANKS_UPDATE_TRANSCRIPT=1 .venv/bin/pytest tests/grading/test_course_transcript.py
+
+The proof of the built-in lessons (tests/grading/conftest.py, once per run) has graded these
+programs already, exactly as ``agrade`` does: the transcript reads those grades, and a test
+here grades a lesson of each kind again with ``agrade`` to show they are the same.
 """
 
 from __future__ import annotations
@@ -15,19 +19,28 @@ import os
 from pathlib import Path
 
 from codeblanks.content import load_courses
-from codeblanks.grading import agrade
+from codeblanks.grading import Grade, agrade
+
+from .conftest import program_names
 
 TRANSCRIPT = Path(__file__).with_name("course-transcript.txt")
 
 
-async def _lesson_lines(lesson, sandbox) -> list[str]:
+async def _graded(lesson, sandbox) -> dict[str, Grade]:
+    """Each program graded as a learner's, one grade at a time: the transcript is about words,
+    not about a crowd (no `busy` here)."""
     ex = lesson.exercise
-    programs = [("solution", ex.solution), ("starter", ex.starter)]
-    programs += [(m.path.relative_to(lesson.path).as_posix(), m.code) for m in ex.grading.mistakes]
-    # One grade at a time: the transcript is about words, not about a crowd (no `busy` here).
-    grades = [await agrade(lesson, code, sandbox) for _, code in programs]
+    codes = [ex.solution, ex.starter, *(m.code for m in ex.grading.mistakes)]
+    names = program_names(lesson)
+    return {
+        name: await agrade(lesson, code, sandbox) for name, code in zip(names, codes, strict=True)
+    }
+
+
+def _lesson_lines(lesson, grades: dict[str, Grade]) -> list[str]:
     lines = [f"## {lesson.id} ({lesson.level})"]
-    for (name, _), g in zip(programs, grades, strict=True):
+    for name in program_names(lesson):
+        g = grades[name]
         where = f" [{g.case}]" if g.case and not g.correct else ""
         at = f" line {g.line}" if g.line else ""
         assert g.verdict not in ("busy", "sandbox-error"), (lesson.id, name, g.verdict)
@@ -36,19 +49,28 @@ async def _lesson_lines(lesson, sandbox) -> list[str]:
     return lines
 
 
-def transcript(sandbox) -> str:
+def _built_in_lessons():
     courses, problems = load_courses()
     assert not problems, [str(p) for p in problems]
+    return courses
+
+
+def transcript(sandbox, shared_proofs) -> str:
+    """The grades come from the shared proof of the built-in lessons (``conftest.py``), where
+    they are the very grades ``agrade`` gives (``learner_grades``; the test below compares
+    some), else from ``agrade`` here."""
     lines: list[str] = []
-    for course in courses:
+    for course in _built_in_lessons():
         lines.append(f"# {course.id}")
         for lesson in course.lessons:
-            lines += asyncio.run(_lesson_lines(lesson, sandbox))
+            proof = shared_proofs(lesson)
+            grades = proof.grades if proof is not None else None
+            lines += _lesson_lines(lesson, grades or asyncio.run(_graded(lesson, sandbox)))
     return "\n".join(lines) + "\n"
 
 
-def test_what_learners_are_told_matches_the_committed_transcript(sandbox):
-    now = transcript(sandbox)
+def test_what_learners_are_told_matches_the_committed_transcript(sandbox, shared_proofs):
+    now = transcript(sandbox, shared_proofs)
     if os.environ.get("CODEBLANKS_UPDATE_TRANSCRIPT") == "1":
         TRANSCRIPT.write_text(now, encoding="utf-8")
     committed = TRANSCRIPT.read_text(encoding="utf-8") if TRANSCRIPT.exists() else ""
@@ -56,6 +78,35 @@ def test_what_learners_are_told_matches_the_committed_transcript(sandbox):
         "the built-in courses' verdicts or messages changed; review and regenerate with "
         "CODEBLANKS_UPDATE_TRANSCRIPT=1 (see this module's docstring)"
     )
+
+
+def _as_shown(g: Grade) -> dict:
+    """Everything a grade tells, but how long the visible run took."""
+    return {k: v for k, v in g.to_json().items() if k != "duration_ms"}
+
+
+def _samples(shared_proofs) -> list:
+    """A built-in lesson for each kind of grade the transcript holds (verdict, on the visible
+    case or a hidden one, naming a mistake or not), the first that has it."""
+    chosen: dict[tuple, object] = {}
+    for course in _built_in_lessons():
+        for lesson in course.lessons:
+            proof = shared_proofs(lesson)
+            for g in (proof.grades or {}).values() if proof is not None else ():
+                kind = (g.verdict, g.case == "visible", g.mistake is None)
+                chosen.setdefault(kind, lesson)
+    return list({lesson.id: lesson for lesson in chosen.values()}.values())
+
+
+def test_the_shared_proof_grades_as_agrade_does(sandbox, shared_proofs):
+    samples = _samples(shared_proofs)
+    assert len(samples) >= 3
+    for lesson in samples:
+        proof = shared_proofs(lesson)
+        mine = asyncio.run(_graded(lesson, sandbox))
+        assert {n: _as_shown(g) for n, g in proof.grades.items()} == {
+            n: _as_shown(g) for n, g in mine.items()
+        }, lesson.id
 
 
 def test_every_solution_passes_and_every_mistake_fails():

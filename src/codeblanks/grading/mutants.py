@@ -9,7 +9,6 @@ constant. A lesson's checks are strong when every mutant is rejected.
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -168,7 +167,7 @@ def _segment(source: str, node: ast.AST) -> str:
     return seg if len(seg) <= 50 else seg[:47] + "..."
 
 
-def _constant_print(solution: str, tree: ast.Module, expected: str) -> str:
+def _constant_print(solution: str, expected: str) -> str:
     """The solution with its prints removed, printing the expected output as a constant: it
     computes every value exactly as the solution does, but its output ignores the data."""
 
@@ -178,7 +177,7 @@ def _constant_print(solution: str, tree: ast.Module, expected: str) -> str:
                 return ast.Pass()
             return self.generic_visit(node)
 
-    quiet = ast.fix_missing_locations(NoPrint().visit(copy.deepcopy(tree)))
+    quiet = ast.fix_missing_locations(NoPrint().visit(parse_tree(solution)))
     return ast.unparse(quiet) + f"\nprint({expected!r}, end='')\n"
 
 
@@ -198,24 +197,26 @@ def mutants(
             "constant-output",
             "a program that prints the expected output as a constant",
             None,
-            _constant_print(solution, tree, expected_output),
+            _constant_print(solution, expected_output),
         )
     count = 1
-    seen: set[str] = {solution}
+    seen: set[str] = {solution, ast.unparse(tree)}
     for kind, applies, description, change in _rules(tolerant):
         found = [(i, n) for i, n in enumerate(ast.walk(tree)) if applies(n)]
         found.sort(
             key=lambda item: (getattr(item[1], "lineno", 0), getattr(item[1], "col_offset", 0))
         )
         for index, node in found:
-            twin = copy.deepcopy(tree)
+            # A tree of its own, node for node the same: parsing again costs far less than a
+            # deep copy.
+            twin = parse_tree(solution)
             target = list(ast.walk(twin))[index]
             changed = ast.fix_missing_locations(_Replace(target, change).visit(twin))
             try:
                 code = ast.unparse(changed)
             except Exception:  # a change that cannot be written back: skip it
                 continue
-            if code in seen or code == ast.unparse(tree):
+            if code in seen:
                 continue
             seen.add(code)
             line = getattr(node, "lineno", None)

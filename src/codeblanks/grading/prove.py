@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
 
 from codeblanks.content.model import BlankQuestion, CorpusProgram, Lesson
@@ -27,6 +27,7 @@ from codeblanks.grading.functests import ADDRESS, outcomes
 from codeblanks.grading.grade import Grade, agrade_runs, judge, mistake_id, run_sync
 from codeblanks.grading.mutants import Mutant, mutants
 from codeblanks.grading.reference import Reference, areference, in_flight
+from codeblanks.grading.shared import shared
 from codeblanks.grading.tracebacks import parse
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.inside.lessontest import value_name
@@ -65,25 +66,29 @@ class Proof:
         ]
 
 
+Seen = Callable[[Proof], object]
+
+
 def prove(lesson: Lesson, sandbox: Runner | None = None) -> list[Problem]:
     return run_sync(aprove(lesson, sandbox))
 
 
 async def aprove_all(
-    lessons: Sequence[Lesson], sandbox: Runner | None = None
+    lessons: Sequence[Lesson], sandbox: Runner | None = None, seen: Seen | None = None
 ) -> AsyncGenerator[list[Problem], None]:
     """The problems of each of ``lessons`` (every version of every lesson: a translation is a
     program of its own), yielded in their order, on one event loop through one gate: while a
     lesson waits on its last runs the next ones' runs keep the sandbox's slots full. Lessons
     open in their order, as many at once as the gate lets runs in, so the first ones finish
-    first and a caller can show each as it comes."""
-    sandbox = sandbox or get_sandbox()
+    first and a caller can show each as it comes. A batch asked for again is run once
+    (``shared.py``). ``seen``: as for ``aprove``."""
+    sandbox = shared(sandbox or get_sandbox())
     gate = asyncio.Semaphore(in_flight(sandbox))
     room = asyncio.Semaphore(in_flight(sandbox))
 
     async def proved(lesson: Lesson) -> list[Problem]:
         async with room:
-            return await aprove(lesson, sandbox, gate)
+            return await aprove(lesson, sandbox, gate, seen)
 
     tasks = [asyncio.create_task(proved(lesson)) for lesson in lessons]
     try:
@@ -96,12 +101,16 @@ async def aprove_all(
 
 
 async def aprove(
-    lesson: Lesson, sandbox: Runner | None = None, gate: asyncio.Semaphore | None = None
+    lesson: Lesson,
+    sandbox: Runner | None = None,
+    gate: asyncio.Semaphore | None = None,
+    seen: Seen | None = None,
 ) -> list[Problem]:
     """Every proof of ``lesson``, one function each (Django's system checks are the model): the
     ones that read the reference runs, then the ones that judge programs as a learner's.
-    ``gate``: shared with the proofs of other lessons (``aprove_all``), else its own."""
-    sandbox = sandbox or get_sandbox()
+    ``gate``: shared with the proofs of other lessons (``aprove_all``), else its own. ``seen``
+    is given the programs judged (the golden transcript's test reads their grades there)."""
+    sandbox = shared(sandbox or get_sandbox())
     problems = prove_inputs(lesson)
     gate = gate or asyncio.Semaphore(in_flight(sandbox))
     ref = await areference(lesson, sandbox, gate)
@@ -115,6 +124,8 @@ async def aprove(
         _judged(lesson, ref, sandbox, gate),
         asyncio.gather(*(acheck_blank(lesson, q, text, sandbox, gate=gate) for q, text in checks)),
     )
+    if seen is not None:
+        seen(proof)
     broken = [g.grade.verdict for g in proof.every() if g.grade.verdict.platform]
     broken += [v.verdict for v in verdicts if v.verdict.platform]
     if broken:
