@@ -1,13 +1,16 @@
 """Fixtures for the web tests: a small course of our own (so tests do not depend on the wording
 of the built-in course), a grader stand-in for view unit tests, the sandbox's scripted double,
-and clients."""
+clients, and an LMS registered with the tool and a class for the LTI tests."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import AsyncClient, Client
 
 from codeblanks.content.model import (
@@ -24,7 +27,10 @@ from codeblanks.learning import tutor
 from codeblanks.sandbox.testing import FakeRunner
 from codeblanks.web.learner import store
 from codeblanks.web.pages import selectors
+from codeblanks.web.teaching import classes
 from codeblanks.web.views import health
+
+from .lti_platform import Platform, give_the_tool_a_key
 
 HOST = "localhost"
 
@@ -223,12 +229,6 @@ def fast_passwords(settings):
 @pytest.fixture
 def platform(live_server):
     """An LMS (tests/web/lti_platform.py) registered with the tool, as an administrator does."""
-    import io
-
-    from django.core.management import call_command
-
-    from .lti_platform import Platform, give_the_tool_a_key
-
     lms = Platform(live_server.url)
     give_the_tool_a_key()
     out = io.StringIO()
@@ -241,13 +241,6 @@ def platform(live_server):
 @pytest.fixture
 def room():
     """A class "7B" of the first and last lessons, made by a teacher."""
-    import io
-
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
-    from codeblanks.web.teaching import classes
-
     teacher = get_user_model().objects.create_user("teacher", password="x" * 20)
     call_command("grant_teacher", "teacher", stdout=io.StringIO())
     teacher = get_user_model().objects.get(pk=teacher.pk)
