@@ -8,10 +8,11 @@ STAMP := $(VENV)/.installed
 PO := $(wildcard src/codeblanks/locale/*/LC_MESSAGES/*.po)
 MO := $(PO:.po=.mo)
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
-# The suite in four workers (pytest-xdist), two cores or not: most tests wait on a sandbox child,
-# a browser or a server, so two workers left the cores half idle (stage one on 2 cores: 397 s
-# with two, 348 s with four). `make test XDIST=` runs in one.
-XDIST ?= -n 4
+# The SQLite stage in three workers (pytest-xdist), beside the PostgreSQL stage's two: most tests
+# wait on a sandbox child, a browser or a server, so one worker a core leaves the cores idle.
+# Fresh clones on 2 cores, alternated: 364 and 405 s for `make test` with four, 355 and 382 s
+# with three. `make test XDIST=` runs in one.
+XDIST ?= -n 3
 
 # Python keeps what it compiles (__pycache__, ignored by git) even where the environment says
 # PYTHONDONTWRITEBYTECODE: without the cache every process compiles every module it imports
@@ -70,7 +71,7 @@ format: install
 # and Redis); everything else runs on SQLite, as `make run` does: the browser journeys write
 # through every page there, and the command line and the laptop deployment use it. Without a
 # PostgreSQL, the web tests run on SQLite too and the stage says it was skipped.
-# The PostgreSQL stage runs in two workers beside the SQLite stage's four: its tests wait on the
+# The PostgreSQL stage runs in two workers beside the SQLite stage's three: its tests wait on the
 # database more than they compute, so the two stages together took 328 s where one after the
 # other took about 395. Its output comes after the SQLite stage's, whichever ends first, and each
 # stage's result is reported, so one failure never hides the other.
@@ -80,7 +81,7 @@ test: system install
 	@$(MAKE) --no-print-directory test-suite
 
 # pytest keeps each test module, compiled with its assertions rewritten, in __pycache__ (so does
-# Python for the package). In a fresh clone the first stage's four workers would each compile
+# Python for the package). In a fresh clone the first stage's workers would each compile
 # everything at once (11.5 s of CPU each, against 4.5 s with the files kept): one collection
 # does it first, beside lint, which leaves the other core idle. Its errors show in the stage.
 compile-tests: install
