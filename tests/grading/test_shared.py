@@ -8,7 +8,7 @@ import asyncio
 from codeblanks.grading.shared import SharedRuns
 from codeblanks.sandbox import RunLimits
 from codeblanks.sandbox.result import RunRequest
-from codeblanks.sandbox.testing import CountedCases
+from codeblanks.sandbox.testing import CountedCases, FakeRunner
 
 CASES = ("print(1)", "raise ValueError('two')", "print(3)")
 
@@ -66,3 +66,26 @@ def test_a_run_the_load_may_have_ended_is_run_again(sandbox):
     first, second = asyncio.run(_asked(SharedRuns(counted), looping, looping))
     assert first[0].verdict == second[0].verdict == "timeout"
     assert counted.reported == 2
+
+
+def test_a_batch_whose_sandbox_raised_is_run_again_for_the_one_waiting_on_it(sandbox):
+    """The first asker gets the sandbox's exception; the one waiting on that run asks again."""
+    asked = []
+
+    async def answer(request):
+        asked.append(request)
+        if len(asked) == 1:
+            raise RuntimeError("broken sandbox")
+        return await sandbox.arun_cases(request)
+
+    runner = SharedRuns(FakeRunner(answer))
+    request = RunRequest(CASES, stop=_every_case)
+
+    async def both():
+        return await asyncio.gather(
+            runner.arun_cases(request), runner.arun_cases(request), return_exceptions=True
+        )
+
+    first, second = asyncio.run(both())
+    assert isinstance(first, RuntimeError)
+    assert [r.verdict for r in second] == ["ok", "error", "ok"] and len(asked) == 2

@@ -5,8 +5,8 @@ very programs of its original. ``SharedRuns`` runs each batch once per ``aprove_
 A batch's cases run in order in one child and a ``stop`` is asked only after a case, so what a
 batch with a stop returns is the prefix of the every-case batch that ends where that stop says:
 the longer batch answers the shorter one. Only runs that ended for the program's own reasons are
-shared; a platform failure, a busy queue or a time or memory limit (the load may cause those)
-is run again for whoever asks next, as it would be without sharing.
+shared; a platform failure, a busy queue, a time or memory limit (the load may cause those) or
+a sandbox that raised is run again for whoever asks next, as it would be without sharing.
 """
 
 from __future__ import annotations
@@ -63,7 +63,10 @@ class SharedRuns:
     async def arun_cases(self, request: RunRequest) -> list[RunResult]:
         key = _key(request)
         if (known := self._runs.get(key)) is not None:
-            runs = await asyncio.shield(known)
+            try:
+                runs = await asyncio.shield(known)
+            except Exception:  # the sandbox raised for its asker: this one asks it again
+                runs = []
             if _shareable(runs) and (found := _answered(request, runs)) is not None:
                 return found
         task = asyncio.ensure_future(self.inner.arun_cases(request))
