@@ -18,7 +18,10 @@ is the whole server tree's (serve, the sandbox's launcher, zygote and children: 
 the reaped children's) from /proc, sampled before and after each rate.
 
 Printed per rate: achieved steps/s, step p50/p95/p99, page and Run p95, errors (HTTP errors, a
-wrong answer, a step over 30 s) and busy answers, CPU per step, the load average. Then the
+wrong answer, a step over 30 s) and busy answers, the server tree's CPU per step (``cpu/st``),
+this client's (``cli/st``), the whole machine's busy share (``mach``: the client, the node and
+anything else; on 2 cores at 100 % the cores, not the node's design, are the ceiling), the load
+average. Then the
 highest rate **held** (step p95 <= 150 ms, 0 errors, 0 busy, at least 90 % of the offered rate
 achieved) and the learners that makes at one step per learner every 30 s. It stops stepping up
 after the first rate missed (``--all``: runs every rate).
@@ -47,7 +50,14 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import realnode  # noqa: E402  (benchmarks/realnode.py, beside this file)
-from realnode import Connection, load, percentile, source_address  # noqa: E402
+from realnode import (  # noqa: E402
+    Connection,
+    busy_share,
+    load,
+    machine_cpu,
+    percentile,
+    source_address,
+)
 
 LESSON = "query-key-value"
 TARGET_P95_MS = 150.0
@@ -78,6 +88,8 @@ class Rate:
     examples: list[str] = field(default_factory=list)
     seconds: float = 0.0
     cpu_ms: float = float("nan")  # the server tree's CPU, per step
+    client_ms: float = float("nan")  # this process's CPU (the learners' side), per step
+    machine_busy: float = float("nan")  # the whole machine's CPU busy share over the rate
     learners: int = 0
     arrivals: int = 0  # steps offered (Poisson: about offered x seconds)
     window: float = 0.0  # the seconds they were offered over
@@ -114,13 +126,13 @@ class Rate:
             f"{self.offered:5.0f} {self.achieved:7.1f} {percentile(self.step_ms, 0.5):7.1f} "
             f"{self.p95:7.1f} {percentile(self.step_ms, 0.99):7.1f} "
             f"{percentile(self.page_ms, 0.95):7.1f} {percentile(self.run_ms, 0.95):7.1f} "
-            f"{self.errors:4d} {self.busy:4d} {self.cpu_ms:6.1f}  "
-            f"{self.load_start}->{self.load_end}"
+            f"{self.errors:4d} {self.busy:4d} {self.cpu_ms:6.1f} {self.client_ms:6.1f} "
+            f"{self.machine_busy:5.0%}  {self.load_start}->{self.load_end}"
             f"  {'held' if self.held() else 'MISSED'}"
         )
 
 
-HEADER = " rate  ach/s  p50 ms  p95 ms  p99 ms page95  run95  err busy cpu/st  load"
+HEADER = " rate  ach/s  p50 ms  p95 ms  p99 ms page95  run95  err busy cpu/st cli/st  mach  load"
 
 
 class Learner:
@@ -201,6 +213,7 @@ async def offer(driver: Driver, node: realnode.Served | None, rate: Rate, second
     await asyncio.sleep(0.5)  # the last rate's children reaped, the spares refilled
     rate.load_start = load()
     cpu0 = node.cpu_ms() if node else float("nan")
+    client0, machine0 = time.process_time(), machine_cpu()
     made0 = driver.made
     tasks = []
     start = time.monotonic()
@@ -214,6 +227,8 @@ async def offer(driver: Driver, node: realnode.Served | None, rate: Rate, second
     await asyncio.gather(*tasks)
     rate.seconds = time.monotonic() - start  # from the first offer to the last answer
     rate.arrivals, rate.window = len(tasks), seconds
+    rate.client_ms = (time.process_time() - client0) * 1000 / max(1, len(tasks))
+    rate.machine_busy = busy_share(machine0)
     await asyncio.sleep(0.5)  # the children of the last Runs reaped
     if node:
         rate.cpu_ms = (node.cpu_ms() - cpu0) / max(1, len(tasks))

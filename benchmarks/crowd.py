@@ -59,7 +59,14 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import realnode  # noqa: E402  (benchmarks/realnode.py, beside this file)
-from realnode import Connection, load, percentile, source_address  # noqa: E402
+from realnode import (  # noqa: E402
+    Connection,
+    busy_share,
+    load,
+    machine_cpu,
+    percentile,
+    source_address,
+)
 
 LESSON = "query-key-value"
 TARGET_RATIO = 8.0  # crowd p95 against one learner's p50 alone
@@ -84,6 +91,7 @@ class Phase:
     error_examples: list[str] = field(default_factory=list)
     load_start: str = ""
     load_end: str = ""
+    machine_busy: float = float("nan")  # the machine's CPU busy over the phase, all processes
 
     @property
     def grades(self) -> int:
@@ -106,7 +114,8 @@ class Phase:
         verdicts = ", ".join(f"{v} {n}" for v, n in sorted(self.runaway_verdicts.items()))
         lines = [
             f"{title}: {self.learners} learners, {self.seconds:.0f} s "
-            f"(load {self.load_start} -> {self.load_end})",
+            f"(load {self.load_start} -> {self.load_end}; the machine's CPU "
+            f"{self.machine_busy:.0%} busy)",
             f"  grades/s {self.grades / self.seconds:7.1f}   well-behaved n={len(good)}  "
             f"p50 {percentile(good, 0.5):7.1f} ms  p95 {self.p95:7.1f} ms  "
             f"max {max(good, default=float('nan')):7.1f} ms",
@@ -200,6 +209,7 @@ async def crowd(
     progs = programs()
     urls = [base_url] if isinstance(base_url, str) else list(base_url)
     phase = Phase(learners, seconds, load_start=load())
+    cpu_before = machine_cpu()
     rng = random.Random(seed)
     until = time.monotonic() + seconds
     start = time.monotonic()
@@ -214,6 +224,7 @@ async def crowd(
     )  # fmt: skip
     phase.seconds = time.monotonic() - start
     phase.load_end = load()
+    phase.machine_busy = busy_share(cpu_before)
     return phase
 
 
@@ -301,7 +312,7 @@ async def main_async(args: argparse.Namespace, targets: list[tuple[str, list[str
             for run, (ratio, held, start, end, phase) in enumerate(runs[k], 1):
                 print(f"    run {run}: {ratio:5.1f}x  p95 {phase.p95:6.1f} ms  busy {phase.busy}"
                       f"  errors {phase.errors}  {'held' if held else 'MISSED'}"
-                      f"  (load {start} -> {end})")  # fmt: skip
+                      f"  (load {start} -> {end}, CPU {phase.machine_busy:.0%} busy)")  # fmt: skip
             worst = max(r[0] for r in runs[k])
             met = sum(r[0] <= TARGET_RATIO for r in runs[k])
             print(f"    worst {worst:.1f}x; within {TARGET_RATIO:.0f}x in {met} of {len(runs[k])} "

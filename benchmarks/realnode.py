@@ -90,6 +90,20 @@ def tree_cpu_ms(pid: int) -> float:
     return used * 1000 / TICK
 
 
+def machine_cpu() -> tuple[int, int]:
+    """(busy, all) jiffies of every core from /proc/stat: the whole machine (the client, the
+    nodes and anything else), so a figure can say how loaded the machine was while it was made."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def busy_share(before: tuple[int, int]) -> float:
+    """The machine's busy share of its CPU since ``before`` (a ``machine_cpu()``)."""
+    (busy0, all0), (busy1, all1) = before, machine_cpu()
+    return (busy1 - busy0) / max(all1 - all0, 1)
+
+
 # ---- a node ----------------------------------------------------------------------------------
 
 
