@@ -2,7 +2,8 @@
 ``codeblanks serve``, driven over HTTP from outside the server's process tree.
 
     .venv/bin/python benchmarks/capacity.py [--rates 10,20,30,40,50,60,70,80] [--seconds 15]
-                                            [--baseline COMMIT] [--url http://host:port]
+                                            [--baseline COMMIT | --versus K=V,...]
+                                            [--url http://host:port]
 
 A **step** is what a learner does about once every 30 s: open the lesson page (GET, with the
 learner's session cookie) and press Run on the sample solution (the page's own htmx form: POST
@@ -28,7 +29,9 @@ after the first rate missed (``--all``: runs every rate).
 
 ``--baseline COMMIT``: the same against a checkout of COMMIT (``git archive``, run with this
 virtualenv, PYTHONPATH at its src/), both nodes up at once, the two measured alternately at each
-rate (the order swapped from one rate to the next), printed side by side.
+rate (the order swapped from one rate to the next), printed side by side. ``--versus K=V,...``:
+the same against this tree under other settings (``CODEBLANKS_WEB_WORKERS=2``): what a setting
+buys.
 """
 
 from __future__ import annotations
@@ -309,6 +312,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0, help="each rate's length")
     parser.add_argument("--all", action="store_true", help="every rate, even after a miss")
     parser.add_argument("--baseline", help="a commit to compare with, alternately")
+    parser.add_argument(
+        "--versus", metavar="K=V[,K=V]", help="compare with this tree under these settings"
+    )
     parser.add_argument("--url", help="a node already serving (its CPU is not counted)")
     args = parser.parse_args()
     if args.url:
@@ -322,6 +328,10 @@ def main() -> int:
             print(f"{label}: {realnode.describe(args.baseline)}", flush=True)
             base = stack.enter_context(realnode.serve(src, label=label))
             nodes.append((base.url, base))
+        elif args.versus:
+            env = dict(kv.split("=", 1) for kv in args.versus.split(","))
+            other = stack.enter_context(realnode.serve(label=args.versus, env=env))
+            nodes.append((other.url, other))
         return asyncio.run(main_async(args, nodes))
 
 

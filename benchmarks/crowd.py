@@ -21,10 +21,11 @@ limit off) unless ``--url`` names a node (or a load balancer) already serving. T
    grades keep p95 <= 400 ms with no ``busy`` and no error.
 
 ``--nodes 2``: two nodes on this machine sharing one database, as ``make cluster`` places them
-(deploy/cluster.py: PostgreSQL, Redis, two sandbox slots each; the database is made for the run
-on ``--database``'s server, postgresql://postgres@127.0.0.1:5432/test by default, and dropped
-after); learner n goes to node n mod 2, directly, so each takes half the crowd. The caller's
-``CODEBLANKS_SANDBOX_*`` settings (but the slots) reach the nodes, as they reach one node.
+(deploy/cluster.py: PostgreSQL, Redis, the machine's slots shared between them; the database
+is made for the run on ``--database``'s server, postgresql://postgres@127.0.0.1:5432/test by
+default, and dropped after); learner n goes to node n mod 2, directly, so each takes half the
+crowd. The caller's ``CODEBLANKS_SANDBOX_*`` settings (but the slots) reach the nodes, as they
+reach one node.
 
 Each learner connects from an address of its own on the loopback network (127.x.y.z, all of
 which are this machine's): the sandbox shares itself between client addresses, a real crowd does
@@ -348,7 +349,7 @@ def two_nodes(
     count: int, admin_url: str = PG_ADMIN, src: Path | None = None, tag: str = "here"
 ) -> Iterator[list[str]]:
     """``count`` nodes on this machine sharing one database, as ``make cluster`` places them
-    (deploy/cluster.py: the same key, Redis cache, two sandbox slots each; its HAProxy starts
+    (deploy/cluster.py: the same key, Redis cache, the machine's slots shared; its HAProxy starts
     too but the crowd goes to each node directly, half each). The database is PostgreSQL, one of
     our own made on ``admin_url``'s server and dropped at the end. ``src``: another tree's
     ``src/`` to run (a baseline checkout), with this virtualenv."""
@@ -368,7 +369,7 @@ def two_nodes(
     # The caller's sandbox settings pass on, as to one node (realnode.serve): the cluster
     # gives its nodes none of the caller's CODEBLANKS_* variables of its own accord.
     sandbox = {k: v for k, v in os.environ.items() if k.startswith("CODEBLANKS_SANDBOX_")}
-    sandbox.pop("CODEBLANKS_SANDBOX_SLOTS", None)  # two each, as make cluster places them
+    sandbox.pop("CODEBLANKS_SANDBOX_SLOTS", None)  # shared by the nodes, as make cluster does
     settings = {**sandbox, **realnode.UNLIMITED, **({"PYTHONPATH": str(src)} if src else {})}
     name = f"codeblanks_crowd_{os.getpid()}_{tag}"
     admin = urllib.parse.urlsplit(admin_url)

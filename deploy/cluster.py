@@ -364,7 +364,9 @@ class Cluster:
             "CODEBLANKS_CACHE_URL": self.cache_url,
             "CODEBLANKS_FORWARDED_ALLOW_IPS": "127.0.0.1",
             "CODEBLANKS_DATA_DIR": str(self.folder / f"data-{node.name}"),
-            "CODEBLANKS_SANDBOX_SLOTS": "2",
+            # the machine's default slots (8 per core), shared: slots wait on a core, not hold
+            # one, and with two a node's runaway loops held them all and queued every grade
+            "CODEBLANKS_SANDBOX_SLOTS": str(max(2, 8 * (os.cpu_count() or 1) // len(self.nodes))),
             "CODEBLANKS_METRICS_LISTEN": f"127.0.0.1:{node.metrics_port}",
             "CODEBLANKS_LOG_FORMAT": "json",
             "CODEBLANKS_DRAIN_SECONDS": "2.5",  # HAProxy here: a check a second, out after two
