@@ -146,6 +146,44 @@ def test_catalog_finds_lessons_by_id(monkeypatch, course: Path):
         catalog.cache_clear()
 
 
+def test_threads_asking_at_once_load_the_catalog_once(monkeypatch, course: Path):
+    """A cold web worker's first requests come together: one loads the courses, the others
+    wait for its catalogue instead of each parsing every course again."""
+    import importlib
+    import threading
+
+    catalog_module = importlib.import_module("codeblanks.content.catalog")  # not the function
+
+    calls = []
+
+    def slow_load(paths):
+        calls.append(paths)
+        time.sleep(0.2)  # long enough that every thread asks while the first still loads
+        return load_courses(paths)
+
+    monkeypatch.setenv("CODEBLANKS_COURSES", str(course))
+    monkeypatch.setattr(catalog_module, "load_courses", slow_load)
+    catalog.cache_clear()
+    start = threading.Barrier(8)
+    got = []
+
+    def ask():
+        start.wait()
+        got.append(catalog())
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(calls) == 1
+        assert len(got) == 8 and all(c is got[0] for c in got)
+        assert got[0].lesson("sum-two") is not None
+    finally:
+        catalog.cache_clear()
+
+
 def test_a_watched_catalog_shows_an_edited_lesson_without_a_restart(monkeypatch, course: Path):
     from codeblanks.content.catalog import _Reload, watch
 

@@ -42,9 +42,18 @@ class Catalog:
         if language is None or not any(language in c.languages[1:] for c in self.courses):
             return self
         if language not in self._languages:
-            courses = tuple(course.in_language(language) for course in self.courses)
-            self._languages[language] = Catalog(courses, self.problems)
+            with _making_language:  # one thread makes it; the others asking at once wait
+                if language not in self._languages:
+                    courses = tuple(course.in_language(language) for course in self.courses)
+                    self._languages[language] = Catalog(courses, self.problems)
         return self._languages[language]
+
+
+_making_language = threading.Lock()
+# ``lru_cache`` computes a missing entry in every thread that asks for it at once: a cold web
+# worker given a crowd's requests parsed every course in each request thread together (seconds
+# of CPU each, the crowd waiting). One thread loads; the others wait for its catalogue.
+_loading = threading.Lock()
 
 
 @functools.lru_cache(maxsize=4)
@@ -95,9 +104,14 @@ def catalog() -> Catalog:
             if now != _Reload.seen:
                 if _Reload.seen:
                     _loaded.cache_clear()
-                    _report(_loaded(tuple(default_paths())))
+                    _report(_load(tuple(default_paths())))
                 _Reload.seen = now
-    return _loaded(tuple(default_paths()))
+    return _load(tuple(default_paths()))
+
+
+def _load(paths: tuple[Path, ...]) -> Catalog:
+    with _loading:
+        return _loaded(paths)
 
 
 def _report(loaded: Catalog) -> None:
