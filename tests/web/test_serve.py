@@ -40,3 +40,40 @@ def test_shared_database_needs_a_secret_key(started, settings):
     with pytest.raises(SystemExit) as stop:
         serve_module.serve()
     assert "CODEBLANKS_SECRET_KEY" in str(stop.value) and started == []
+
+
+def test_a_server_loads_the_courses_before_it_takes_a_connection(monkeypatch):
+    """A web worker that loaded the courses on its first requests kept them waiting while it
+    parsed: the draining server loads them in its startup, before it listens."""
+    import asyncio
+    import importlib
+    import socket
+
+    import uvicorn
+
+    from codeblanks.web.door.drainingserver import DrainingServer
+
+    async def app(scope, receive, send):  # never called: nothing connects
+        raise AssertionError(scope)
+
+    server = DrainingServer(uvicorn.Config(app, lifespan="off", log_level="error"), 1.0, 1.0)
+    listening_when_loaded = []
+    monkeypatch.setattr(
+        importlib.import_module("codeblanks.content.catalog"),  # the module, not the function
+        "load_every_language",
+        lambda: listening_when_loaded.append(list(getattr(server, "servers", []))),
+    )
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+
+        async def start_and_stop():
+            server.config.load()
+            server.lifespan = server.config.lifespan_class(server.config)  # as uvicorn's _serve
+            await server.startup(sockets=[sock])
+            listening = list(server.servers)
+            await server.shutdown(sockets=[sock])
+            return listening
+
+        listening = asyncio.run(start_and_stop())
+    assert listening_when_loaded == [[]]  # loaded once, before any listening server
+    assert listening  # and then it listened

@@ -109,6 +109,14 @@ def catalog() -> Catalog:
     return _load(tuple(default_paths()))
 
 
+def load_every_language() -> Catalog:
+    """The catalogue and each of its languages, made now (a server, before it serves)."""
+    loaded = catalog()
+    for language in {language for course in loaded.courses for language in course.languages}:
+        loaded.in_language(language)
+    return loaded
+
+
 def _load(paths: tuple[Path, ...]) -> Catalog:
     with _loading:
         return _loaded(paths)

@@ -28,6 +28,13 @@ class DrainingServer(uvicorn.Server):
         super().run(sockets)
 
     async def startup(self, sockets=None) -> None:
+        """The courses are loaded before the first connection is taken: a web worker that
+        loaded them on its first requests kept a crowd waiting while it parsed. Here, uvicorn's
+        thread that answers the parent's health checks already runs, so a slow load is not
+        taken for a hung worker."""
+        from codeblanks.content.catalog import load_every_language
+
+        load_every_language()
         self.loop = asyncio.get_running_loop()
         await super().startup(sockets)
 

@@ -137,17 +137,6 @@ def _peer_uid(sock: socket.socket) -> int:
     return uid
 
 
-def _load_catalog() -> None:
-    """The courses, in each of their languages, loaded before the worker takes a connection:
-    a worker that loaded them on its first requests spent a crowd's first seconds parsing
-    them while its requests waited (a restart's new worker too)."""
-    from codeblanks.content import catalog
-
-    loaded = catalog()
-    for language in {language for course in loaded.courses for language in course.languages}:
-        loaded.in_language(language)
-
-
 class Worker(Process):
     """One web process: uvicorn's, with the node's draining server (serve.py) in it."""
 
@@ -165,7 +154,6 @@ class Worker(Process):
         worker started (the pool that reads programs), which has been seen to hold it for
         good, and with it a restart that waits for the old worker. The pool's processes are
         ended first: each holds its fork server's pipe open, so both would outlive the node."""
-        _load_catalog()
         super().target(sockets)
         reading_pool.end()
         logging.shutdown()
