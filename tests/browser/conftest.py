@@ -197,7 +197,9 @@ def accept_dialogs(page):
 def axe_violations(page) -> list[str]:
     """The serious and critical WCAG 2.1 A/AA violations axe-core finds on the page as it is
     now, one line each (rule, impact, first element). Evaluated through the DevTools protocol,
-    so the page's Content-Security-Policy stays as it is."""
+    so the page's Content-Security-Policy stays as it is. A test that clicks a link waits for
+    the new page first: a navigation that commits during the run breaks axe."""
+    page.wait_for_load_state()
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE)
     found = page.evaluate(
