@@ -16,6 +16,7 @@ isolation and nothing else: docs/sandbox.md says how it is built and what it sto
 | ``scheduler.py`` | who runs next: the fair, bounded queue in front of the slots |
 | ``spare_pool.py`` | the spare children, asked of the zygote ahead of need |
 | ``spare.py`` | one spare as the supervisor sees it: fds, pidfd, how it ended |
+| ``idle.py`` | how many cores sat idle a moment ago: whether a spare warms up |
 | ``zygote_process.py`` | the zygote's launch, control socket and logged stderr |
 | ``execute.py`` | one run (or a grade's cases) in a spare: collect, cap, give the verdict |
 | ``cgroups.py`` | the tree's cgroup, a memory group per run, the demoted runs' cpu group |

@@ -45,7 +45,7 @@ class IdleMeter:
     def _read(self) -> tuple[int, int] | None:
         try:
             with open(self.path, encoding="ascii") as f:
-                return read_stat(f.read(256))
+                return read_stat(f.readline())
         except (OSError, ValueError):
             return None
 
