@@ -56,6 +56,24 @@ def pytest_unconfigure(config):
             left.unlink(missing_ok=True)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and on PostgreSQL its other sessions ended before it is
+    dropped: the site's reused threads keep their connections open between requests
+    (CONN_MAX_AGE), and PostgreSQL refuses to drop a database someone is connected to (the
+    run then ended with a warning and left the database behind)."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+
 @pytest.hookimpl(trylast=True)  # after pytest-django orders the tests by their database use
 def pytest_collection_modifyitems(items):
     """Run the browser tests last. Playwright's sync API keeps an asyncio event loop running in
