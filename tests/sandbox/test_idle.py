@@ -15,7 +15,9 @@ def test_the_first_line_gives_idle_with_iowait_and_the_total():
     assert idle.read_stat(STAT.format(user=10, system=5, idle=80, iowait=5)) == (85, 100)
 
 
-@pytest.mark.parametrize("text", ["", "intr 1 2 3\n", "cpu 1 2\n", "cpu a b c d e f g h\n"])
+@pytest.mark.parametrize(
+    "text", ["", "intr 1 2 3\n", "cpu 1 2\n", "cpu 1 2 3 4\n", "cpu a b c d e f g h\n"]
+)
 def test_a_stat_file_it_cannot_read_is_an_error_not_a_guess(text):
     with pytest.raises(ValueError):
         idle.read_stat(text)
@@ -64,7 +66,7 @@ def test_auto_warms_a_spare_only_while_a_whole_core_sat_idle(tmp_path, monkeypat
     meter.idle_cores()
     path.write_text(STAT.format(user=40, system=0, idle=60, iowait=0))  # 1.2 cores idle
     assert _warm_up_now(auto, meter) is True
-    path.write_text(STAT.format(user=100, system=20, idle=80, iowait=0))  # 60 % busy: 0.8 idle
+    path.write_text(STAT.format(user=100, system=0, idle=100, iowait=0))  # 60 % busy: 0.8 idle
     assert _warm_up_now(auto, meter) is False
     assert _warm_up_now(SandboxConfig(warm_up="always"), meter) is True
     assert _warm_up_now(SandboxConfig(warm_up="never"), meter) is False

@@ -17,8 +17,8 @@ def read_stat(text: str) -> tuple[int, int]:
     """(idle, total) jiffies of all cores from /proc/stat's first line (idle counts iowait: a
     core waiting on a disk could run a warm-up)."""
     fields = text.split("\n", 1)[0].split()
-    if not fields or fields[0] != "cpu" or len(fields) < 5:
-        raise ValueError("/proc/stat does not start with the 'cpu' line")
+    if not fields or fields[0] != "cpu" or len(fields) < 6:
+        raise ValueError("/proc/stat does not start with the 'cpu' line up to iowait")
     # user nice system idle iowait irq softirq steal [guest guest_nice: already in user/nice]
     ticks = [int(f) for f in fields[1:9]]
     return ticks[3] + ticks[4], sum(ticks)
