@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from codeblanks.sandbox.idle import read_stat
+
 ROOT = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
 # The crowd is one machine: no per-address limits (the rate, the CPU meter, runs at once).
@@ -93,9 +95,8 @@ def tree_cpu_ms(pid: int) -> float:
 def machine_cpu() -> tuple[int, int]:
     """(busy, all) jiffies of every core from /proc/stat: the whole machine (the client, the
     nodes and anything else), so a figure can say how loaded the machine was while it was made."""
-    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
-    idle = fields[3] + fields[4]  # idle + iowait
-    return sum(fields) - idle, sum(fields)
+    idle, total = read_stat(Path("/proc/stat").read_text())
+    return total - idle, total
 
 
 def busy_share(before: tuple[int, int]) -> float:
