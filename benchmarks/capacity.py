@@ -28,7 +28,8 @@ achieved) and the learners that makes at one step per learner every 30 s. It sto
 after the first rate missed (``--all``: runs every rate).
 
 ``--baseline COMMIT``: the same against a checkout of COMMIT (``git archive``, run with this
-virtualenv, PYTHONPATH at its src/), both nodes up at once, the two measured alternately at each
+virtualenv, PYTHONPATH at its src/; or a folder: another checkout, run with its own ``.venv``
+when it has one, as when the two differ in their dependencies), both nodes up at once, the two measured alternately at each
 rate (the order swapped from one rate to the next), printed side by side. ``--versus K=V,...``:
 the same against this tree under other settings (``CODEBLANKS_WEB_WORKERS=2``): what a setting
 buys.
@@ -311,7 +312,9 @@ def main() -> int:
     parser.add_argument("--rates", default="10,20,30,40,50,60,70,80", help="steps/s, in order")
     parser.add_argument("--seconds", type=float, default=15.0, help="each rate's length")
     parser.add_argument("--all", action="store_true", help="every rate, even after a miss")
-    parser.add_argument("--baseline", help="a commit to compare with, alternately")
+    parser.add_argument(
+        "--baseline", help="a commit, or a checkout with its own .venv, to compare with"
+    )
     parser.add_argument(
         "--versus", metavar="K=V[,K=V]", help="compare with this tree under these settings"
     )
@@ -323,10 +326,9 @@ def main() -> int:
         here = stack.enter_context(realnode.serve(label="this tree"))
         nodes = [(here.url, here)]
         if args.baseline:
-            src = stack.enter_context(realnode.checkout(args.baseline))
-            label = f"baseline {args.baseline[:10]}"
-            print(f"{label}: {realnode.describe(args.baseline)}", flush=True)
-            base = stack.enter_context(realnode.serve(src, label=label))
+            tree = stack.enter_context(realnode.baseline(args.baseline))
+            print(f"{tree.label}: {realnode.describe(args.baseline)}", flush=True)
+            base = stack.enter_context(realnode.serve(tree.src, tree.label, python=tree.python))
             nodes.append((base.url, base))
         elif args.versus:
             env = dict(kv.split("=", 1) for kv in args.versus.split(","))

@@ -202,8 +202,9 @@ async def _runs(
 
     async def learner() -> dict[str, RunResult]:
         nonlocal cases, missing, facts
-        # In a worker process (``reading.py``): parsing holds the GIL, and pages and /healthz
-        # must answer meanwhile. (The web charges that cost to the client: ``programs_for``.)
+        # Off the loop, a long program in a worker process (``reading.py``): parsing holds the
+        # GIL, and pages and /healthz must answer meanwhile. (The web charges that cost to the
+        # client: ``programs_for``.)
         reading = await aread(lesson, code)
         if reading is None:
             return {VISIBLE: RunResult(SANDBOX_ERROR)}

@@ -1,22 +1,34 @@
 """Reading a learner's program before it runs: parsing it, making its cases (``cases_for``) and
-finding what the task's rules look for (``rules.lesson_facts``), in a worker process
-(``codeblanks.sandbox.workers``).
+finding what the task's rules look for (``rules.lesson_facts``).
 
-Parsing and walking the tree of a 64 KiB program is CPU work that holds the GIL: in a thread of
-the web process, eight such grades at once stalled every other request (/healthz) for seconds
-(security review S7). In a process of its own it stalls nothing. The program's size is capped
-before it gets here (``CODEBLANKS_MAX_CODE_BYTES``). A reading that fails (its worker died, or it
-took longer than ``READ_S``) is the platform's failure, said as such, never the learner's.
+Parsing and walking the tree is CPU work that holds the GIL for as long as the program is big:
+in a thread of the web process, eight grades of a 64 KiB program at once stalled every other
+request (/healthz) for seconds (security review S7). So a program past ``READ_HERE_CHARS`` is
+read in a worker process (``codeblanks.sandbox.workers``), where it stalls nothing. A shorter one,
+which is nearly every program a learner writes, is read in a thread of this process: its
+reading holds the GIL for about as long as a page's rendering, where the hop to a worker cost
+the node more CPU than the reading itself (docs/performance.md). The program's size is capped
+before it gets here (``CODEBLANKS_MAX_CODE_BYTES``). A reading that fails (it raised, its worker
+died, or it took longer than ``READ_S``) is the platform's failure, said as such, never the
+learner's.
 """
-
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass
 
 from codeblanks.content.model import Lesson
 from codeblanks.grading.cases import Case, MissingInputs, cases_for
 from codeblanks.grading.rules import Facts, lesson_facts, traced
 from codeblanks.sandbox.workers import offload
+
+log = logging.getLogger("codeblanks.grading")
+
+# A program up to this long is read in a thread here (a solution to a built-in lesson is about
+# 1 KiB: 0.2-2 ms); a longer one in a worker process. Measured on a 2-core VM: reading grows by
+# 0.5-2.6 ms per KiB, so at this size a reading holds the GIL for at most ~10 ms.
+READ_HERE_CHARS = 4 * 1024
 
 # The most a grade waits for its reading (a 64 KiB program takes well under a second): past it
 # the learner is asked to try again, never judged on less.
@@ -34,7 +46,7 @@ class Reading:
 
 
 def read(lesson: Lesson, code: str) -> Reading:
-    """The reading itself (in a worker process; plain and picklable both ways)."""
+    """The reading itself (plain and picklable both ways, for a worker process)."""
     cases, missing = cases_for(lesson, code)
     found = lesson_facts(lesson, code)
     cases = traced(cases, lesson.exercise.filename, found.watch(lesson))
@@ -42,5 +54,12 @@ def read(lesson: Lesson, code: str) -> Reading:
 
 
 async def aread(lesson: Lesson, code: str) -> Reading | None:
-    """``read`` in a worker process, within ``READ_S``; None when that failed."""
-    return await offload(read, lesson, code, timeout=READ_S)
+    """``read`` off the event loop: in a thread for a program up to ``READ_HERE_CHARS``, else in a
+    worker process within ``READ_S``; None when that failed."""
+    if len(code) > READ_HERE_CHARS:
+        return await offload(read, lesson, code, timeout=READ_S)
+    try:
+        return await asyncio.to_thread(read, lesson, code)
+    except Exception:  # as in a worker: the platform's failure, for the caller to say so
+        log.exception("reading a program failed")
+        return None

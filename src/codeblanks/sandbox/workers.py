@@ -1,5 +1,5 @@
 """A small pool of worker processes for the trusted side's own CPU-bound work (reading a
-learner's program: ``grading/reading.py``; judging a long one: ``grading/grade.py`` ``ajudge``),
+learner's long program: ``grading/reading.py``; judging one: ``grading/grade.py`` ``ajudge``),
 off the web process's GIL.
 
 Only trusted code runs here: functions of CodeBlanks, on data it checked (a program's text is
