@@ -12,6 +12,7 @@ before it gets here (``CODEBLANKS_MAX_CODE_BYTES``). A reading that fails (it ra
 died, or it took longer than ``READ_S``) is the platform's failure, said as such, never the
 learner's.
 """
+
 from __future__ import annotations
 
 import asyncio

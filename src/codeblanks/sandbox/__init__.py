@@ -25,7 +25,7 @@ isolation and nothing else: docs/sandbox.md says how it is built and what it sto
 | ``layout.py`` | what of the Python installation a run can read |
 | ``uid_pool.py`` | the uids the children run as, each reused only once reaped |
 | ``preflight.py`` | can this machine isolate programs? (asked before starting) |
-| ``workers.py`` | worker processes for the trusted side's own CPU-bound work (reading a long program) |
+| ``workers.py`` | worker processes for the trusted side's own CPU work (reading a long program) |
 | ``remote.py`` | the node's one sandbox for its web workers: the client and the wire |
 | ``testing.py`` | for tests: a sandbox whose cases are counted, a bounded wait, ``FakeRunner`` |
 | ``inside/`` | the trust boundary: what builds the sandbox and runs in it (its own table) |
