@@ -35,6 +35,9 @@ from dataclasses import fields, is_dataclass
 from django.utils.translation import get_language
 
 from codeblanks.content.model import Course, Lesson
+from codeblanks.web.pages.coursemap import CourseMap
+from codeblanks.web.pages.question_display import QuestionView
+from codeblanks.web.pages.selectors import CourseProgress, HintsView, LevelBlock
 
 enabled = True
 strict = False  # a part reading a name it is not keyed on raises (on in the tests; DEBUG too)
@@ -159,10 +162,6 @@ def vary(value, keep: Holds) -> Hashable:
     learner's state marks it). Only kinds this module knows: anything else is an error, never
     a key that might leave out what makes two renderings differ. A plain value (text, a number,
     a flag) must be the same for every learner: a learner's state comes as its view."""
-    from codeblanks.web.pages.coursemap import CourseMap
-    from codeblanks.web.pages.question_display import QuestionView
-    from codeblanks.web.pages.selectors import CourseProgress, HintsView, LevelBlock
-
     if value is None or type(value) in _PLAIN:  # most of what a key holds: no checks below
         return value
     if isinstance(value, Lesson):
