@@ -56,6 +56,18 @@ def pytest_unconfigure(config):
             left.unlink(missing_ok=True)
 
 
+@pytest.fixture
+def midday(settings):
+    """The site's time zone set to one where it is midday now. A review card due in ten minutes
+    is due later today at any hour the suite runs; with the site on UTC, a run in the ten
+    minutes before midnight saw it due tomorrow (as it is) and its tests failed (CI, 23:5x)."""
+    from django.utils import timezone
+
+    offset = 12 - timezone.now().hour  # hours east of UTC, from -11 to 12
+    settings.TIME_ZONE = f"Etc/GMT{-offset:+d}"  # the Etc zones' signs are POSIX's: GMT-3 is UTC+3
+    assert timezone.localtime().hour == 12
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, and on PostgreSQL its other sessions ended before it is

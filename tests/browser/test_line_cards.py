@@ -18,7 +18,11 @@ from codeblanks.web.learner import reviews
 
 from .conftest import WIDTHS, axe_violations, one_width, overflow, set_code
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("midday"),
+]
 PASSWORD = "a-long-enough-passphrase-42"
 LESSON = "arrays-and-shapes"
 WORDS = {

@@ -19,7 +19,11 @@ from codeblanks.web.models import ReviewCard
 
 from .conftest import WIDTHS, axe_violations, one_width, overflow
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("midday"),
+]
 PASSWORD = "a-long-enough-passphrase-42"
 LESSONS = ("arrays-and-shapes", "broadcasting")
 WORDS = {

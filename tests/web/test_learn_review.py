@@ -16,7 +16,7 @@ from codeblanks.web.learner import reviews
 from .conftest import CHOICE, FIRST
 from .test_learner_api import auth, make_token
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("midday")]
 
 
 @pytest.fixture

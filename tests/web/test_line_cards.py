@@ -17,7 +17,7 @@ from .test_learner_api import auth, make_token
 from .test_reviews import HTMX, _ada
 from .test_reviews import clock as clock  # noqa: F401  (a fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("midday")]
 LINED = dataclasses.replace(
     FIRST,
     exercise=dataclasses.replace(

@@ -24,7 +24,7 @@ from .conftest import CHOICE, FIRST, HOST, MATCH
 from .test_fuzz import BODY, FUZZ, JSON_VALUE
 from .test_learner_api import auth, make_token
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("midday")]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 QUESTION = f"/lessons/{FIRST.id}/questions/"
 RIGHT_MATCH = {"match-0": "0", "match-1": "1", "match-2": "2"}
