@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.template.defaultfilters import time
 from django.test import Client
 from django.utils import timezone
 from hypothesis import given
@@ -44,6 +45,11 @@ def clock(monkeypatch):
     at = Clock()
     monkeypatch.setattr(reviews, "clock", at)
     return at
+
+
+def shown_time(at) -> str:
+    """``at`` as the review card shows a time: in the site's time zone and time format."""
+    return time(timezone.localtime(at), "TIME_FORMAT")
 
 
 def _ada(username="ada") -> tuple[Client, object]:
@@ -86,9 +92,9 @@ def test_a_wrong_review_comes_back_the_same_day_and_a_right_one_days_later(clock
 
     wrong = client.post(f"/review/{card.id}", WRONG_MATCH, **HTMX)
     assert wrong.status_code == 200
-    assert "It comes back later today." in wrong.content.decode()
     card.refresh_from_db()
     assert card.due == clock.now + timedelta(minutes=10) and card.lapses == 1
+    assert f"It comes back at {shown_time(card.due)}." in wrong.content.decode()
     later = client.get("/review/").content.decode()
     assert "comes back later today" in later and f'action="/review/{card.id}"' not in later
 
