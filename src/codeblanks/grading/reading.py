@@ -26,10 +26,11 @@ from codeblanks.sandbox.workers import offload
 
 log = logging.getLogger("codeblanks.grading")
 
-# A program up to this long is read in a thread here (a solution to a built-in lesson is about
-# 1 KiB: 0.2-2 ms); a longer one in a worker process. Measured on a 2-core VM: reading grows by
-# 0.5-2.6 ms per KiB, so at this size a reading holds the GIL for at most ~10 ms.
-READ_HERE_CHARS = 4 * 1024
+# A program up to this long is read in a thread here; a longer one in a worker process. Measured
+# on a 2-core VM: a built-in lesson's solution (about 1 KiB) reads in 0.2-2 ms, and the costliest
+# shapes found for 2 KiB (a chain of 1,000 `+1`, of attributes, of calls, of comparisons) in
+# 9-15 ms, about a long page's rendering; 4 KiB of them took up to 35 ms.
+READ_HERE_CHARS = 2 * 1024
 
 # The most a grade waits for its reading (a 64 KiB program takes well under a second): past it
 # the learner is asked to try again, never judged on less.
