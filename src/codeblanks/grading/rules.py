@@ -101,7 +101,7 @@ _MOST_PARTS = 8
 
 
 def _dotted(node: ast.AST) -> str | None:
-    parts = []
+    parts: list[str] = []
     while isinstance(node, ast.Attribute):
         if len(parts) == _MOST_PARTS:
             return None
