@@ -22,20 +22,19 @@ READING = importlib.import_module("codeblanks.grading.reading")
 PATIENCE_S = 60.0  # only ever waited out when the reading blocks the loop
 
 
-@pytest.mark.parametrize("module", [REFERENCE], ids=["reference"])
-def test_the_loop_runs_while_a_program_is_read(softmax_lesson, monkeypatch, module):
-    real = module.cases_for
+def _held_while_the_loop_runs(monkeypatch, module, name: str, work):
+    """``work()``'s result, with ``module.name`` held inside until a coroutine has run on the
+    loop: on the loop, the hold could never end (it gives up after ``PATIENCE_S``)."""
+    real = getattr(module, name)
     inside, probed = threading.Event(), threading.Event()
     waited: list[bool] = []
 
-    def held(lesson, code):
+    def held(*args):
         inside.set()
         waited.append(probed.wait(PATIENCE_S))
-        return real(lesson, code)
+        return real(*args)
 
-    monkeypatch.setattr(module, "cases_for", held)
-    lesson = dataclasses.replace(softmax_lesson, id=f"read-off-{module.__name__}", version="")
-    long_program = lesson.exercise.solution + "".join(f"pad{i} = {i}\n" for i in range(6000))
+    monkeypatch.setattr(module, name, held)
 
     async def probe() -> None:
         while not inside.is_set():
@@ -43,62 +42,31 @@ def test_the_loop_runs_while_a_program_is_read(softmax_lesson, monkeypatch, modu
         probed.set()  # this ran on the loop while the reading was held
 
     async def both():
-        return await asyncio.gather(agrade(lesson, long_program), probe())
+        return await asyncio.gather(work(), probe())
 
-    g, _ = asyncio.run(both())
-    assert waited and all(waited), "the program was read on the event loop"
-    assert g.correct, g.feedback
+    result, _ = asyncio.run(both())
+    assert waited and all(waited), "the reading ran on the event loop"
+    return result
 
 
-def test_the_loop_runs_while_a_learners_short_program_is_read(softmax_lesson, monkeypatch):
-    real = READING.cases_for
-    inside, probed = threading.Event(), threading.Event()
-    waited: list[bool] = []
-
-    def held(lesson, code):
-        inside.set()
-        waited.append(probed.wait(PATIENCE_S))
-        return real(lesson, code)
-
-    monkeypatch.setattr(READING, "cases_for", held)
-    lesson = dataclasses.replace(softmax_lesson, id="read-off-learner", version="")
-    assert len(lesson.exercise.solution) <= READING.READ_HERE_CHARS
-
-    async def probe() -> None:
-        while not inside.is_set():
-            await asyncio.sleep(0.005)
-        probed.set()
-
-    async def both():
-        return await asyncio.gather(agrade(lesson, lesson.exercise.solution), probe())
-
-    g, _ = asyncio.run(both())
-    assert waited and all(waited), "the program was read on the event loop"
+# The reference's programs, padded past any threshold; a learner's, short (a long one is read in
+# a worker process, where this process's patch does not reach).
+@pytest.mark.parametrize(
+    ("module", "padding"), [(REFERENCE, 6000), (READING, 0)], ids=["reference", "learner"]
+)
+def test_the_loop_runs_while_a_program_is_read(softmax_lesson, monkeypatch, module, padding):
+    lesson = dataclasses.replace(softmax_lesson, id=f"read-off-{module.__name__}", version="")
+    program = lesson.exercise.solution + "".join(f"pad{i} = {i}\n" for i in range(padding))
+    if module is READING:
+        assert len(program) <= READING.READ_HERE_CHARS
+    g = _held_while_the_loop_runs(monkeypatch, module, "cases_for", lambda: agrade(lesson, program))
     assert g.correct, g.feedback
 
 
 def test_the_loop_runs_while_a_blank_answer_is_read(qkv, monkeypatch):
     blanks = importlib.import_module("codeblanks.grading.blanks")
-    real = blanks.fill
-    inside, probed = threading.Event(), threading.Event()
-    waited: list[bool] = []
-
-    def held(question, answer):
-        inside.set()
-        waited.append(probed.wait(PATIENCE_S))
-        return real(question, answer)
-
-    monkeypatch.setattr(blanks, "fill", held)
     (question,) = [q for q in qkv.questions if q.id == "scores-line"]
-
-    async def probe() -> None:
-        while not inside.is_set():
-            await asyncio.sleep(0.005)
-        probed.set()
-
-    async def both():
-        return await asyncio.gather(acheck_blank(qkv, question, "K.T"), probe())
-
-    verdict, _ = asyncio.run(both())
-    assert waited and all(waited), "the answer was read on the event loop"
+    verdict = _held_while_the_loop_runs(
+        monkeypatch, blanks, "fill", lambda: acheck_blank(qkv, question, "K.T")
+    )
     assert verdict.correct, verdict
