@@ -63,9 +63,10 @@ def midday(settings):
     minutes before midnight saw it due tomorrow (as it is) and its tests failed (CI, 23:5x)."""
     from django.utils import timezone
 
-    offset = 12 - timezone.now().hour  # hours east of UTC, from -11 to 12
+    now = timezone.now()
+    offset = 12 - now.hour  # hours east of UTC, from -11 to 12
     settings.TIME_ZONE = f"Etc/GMT{-offset:+d}"  # the Etc zones' signs are POSIX's: GMT-3 is UTC+3
-    assert timezone.localtime().hour == 12
+    assert timezone.localtime(now).hour == 12
 
 
 @pytest.fixture(scope="session")
