@@ -31,9 +31,8 @@ after the first rate missed (``--all``: runs every rate).
 virtualenv, PYTHONPATH at its src/; or a folder: another checkout, run with its own ``.venv``
 when it has one, as when the two differ in their dependencies), both nodes up at once, the two
 measured alternately at each rate (the order swapped from one rate to the next), printed side by
-side. ``--versus K=V,...``:
-the same against this tree under other settings (``CODEBLANKS_WEB_WORKERS=2``): what a setting
-buys.
+side. ``--versus K=V,...``: the same against this tree under other settings
+(``CODEBLANKS_WEB_WORKERS=2``): what a setting buys.
 """
 
 from __future__ import annotations
