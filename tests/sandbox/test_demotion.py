@@ -118,8 +118,9 @@ def test_time_spent_waiting_for_a_core_is_given_back_not_counted_against_the_pro
     the program's doing (demotion.waited_ms). Never demoted here (slice 0), so no other
     stretch applies.
 
-    It takes 1–1.7 s whatever the timing: more than its wall limit, less than the 2.4 s that
-    the time given back is capped at (``DEMOTED_WALL`` times the wall limit). A 50 ms program
+    It takes about 1–1.7 s whatever the timing (at least three of the hog's 0.32 s cycles):
+    more than its wall limit, less than the 2.4 s that the time given back is capped at
+    (``DEMOTED_WALL`` times the wall limit). A 50 ms program
     behind a steady hog once finished in 0.62 s, inside one window of RT throttling."""
     import subprocess
     import sys
@@ -148,7 +149,7 @@ def test_time_spent_waiting_for_a_core_is_given_back_not_counted_against_the_pro
             pytest.skip(f"no real-time scheduling here for the hog: {hog.stderr.read()[-200:]}")
         result = box.run(BRIEF, limits=RunLimits(wall_s=0.6, cpu_s=2.0))
         assert result.verdict == "ok", result
-        assert result.stdout == "done\n" and result.duration_ms > 900
+        assert result.stdout == "done\n" and result.duration_ms > 600  # past its wall limit
     finally:
         if hog is not None:
             hog.kill()
