@@ -4,6 +4,11 @@
   run region's partial for htmx, JSON under /api), not as our generic 500. Nothing to reconnect
   by hand: every request opens its connection afresh (``CONN_MAX_AGE`` 0), so the first request
   after the database is back simply works.
+* The database answers, but too busy for the request: it waited its turn to write past the
+  busy timeout (SQLite's "database is locked", a crowd's writes queued behind each other on an
+  overloaded node) or a lock the way PostgreSQL refuses it. The same 503 (``busy``, asked by
+  the site's 500 handler, which knows the exception): the load's doing, not a bug of ours, and
+  nothing was saved, so trying again is right.
 * The shared cache (Redis) does not answer: runs go on without the rate limit (quotas.py), and
   the gap is logged once when it begins and once when it ends (``Gap``), not once per request.
 """
@@ -57,6 +62,27 @@ class Gap:
 
 
 cache_gap = Gap("the shared cache (CODEBLANKS_CACHE_URL)")
+
+
+# SQLITE_BUSY and SQLITE_LOCKED (the primary codes, under any extended one); PostgreSQL's
+# serialization failure, deadlock and lock not available (its ``lock_timeout``).
+_BUSY_SQLITE = {5, 6}
+_BUSY_SQLSTATES = {"40001", "40P01", "55P03"}
+
+
+def busy(error: BaseException | None) -> bool:
+    """Whether ``error`` (a request's uncaught exception) is the database being too busy for it,
+    found in the driver's exception Django's wraps (its ``__cause__``)."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        code = getattr(error, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF in _BUSY_SQLITE:
+            return True
+        if getattr(error, "sqlstate", None) in _BUSY_SQLSTATES:
+            return True
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def database_answers() -> bool:

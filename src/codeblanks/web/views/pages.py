@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import sys
 from decimal import Decimal
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.http import require_safe
 
+from codeblanks.web.door import outages
 from codeblanks.web.learner import api_tokens, reviews
 from codeblanks.web.learner.learners import learner_from_request
 from codeblanks.web.pages import selectors
@@ -165,6 +167,10 @@ def permission_denied(request, exception=None):
 
 
 def server_error(request):
+    """Django's handler500, called while the exception is being handled: the database too busy
+    for the request is said as such (``outages.busy``), a 503 to try again, not as our bug."""
+    if outages.busy(sys.exc_info()[1]):
+        return outages.unavailable(request)
     if _api(request):
         return _json(500, "server-error", _("Something went wrong on our side; please try again."))
     return defaults.server_error(request)
