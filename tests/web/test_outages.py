@@ -158,7 +158,8 @@ def _database_held():
     if connection.vendor == "sqlite":
         holder = sqlite3.connect(connection.settings_dict["NAME"], isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
-        wait, back = "PRAGMA busy_timeout = 100", "PRAGMA busy_timeout = 20000"
+        timeout_ms = int(connection.settings_dict["OPTIONS"].get("timeout", 5) * 1000)
+        wait, back = "PRAGMA busy_timeout = 100", f"PRAGMA busy_timeout = {timeout_ms}"
     else:
         import psycopg
 

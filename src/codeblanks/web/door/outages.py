@@ -72,7 +72,7 @@ _BUSY_SQLSTATES = {"40001", "40P01", "55P03"}
 
 def busy(error: BaseException | None) -> bool:
     """Whether ``error`` (a request's uncaught exception) is the database being too busy for it,
-    found in the driver's exception Django's wraps (its ``__cause__``)."""
+    found in the driver's exception that Django wraps (its ``__cause__``)."""
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
         seen.add(id(error))
