@@ -170,6 +170,11 @@ class Driver:
             )
             page_done = time.perf_counter()
             token = TOKEN.search(body)
+            if status in (429, 503):  # the node turned the page away: busy, as a Run can be
+                self.idle.append(learner)
+                if rate is not None:
+                    rate.busy += 1
+                return
             if status != 200 or not token:
                 raise ValueError(f"page: HTTP {status} {body[:200]!r}")
             form = urlencode({"csrfmiddlewaretoken": token.group(1).decode(), "code": self.code})

@@ -126,6 +126,17 @@ SETTINGS: tuple[Setting, ...] = (
         "Connections one client address may hold open at once (trusted proxies exempt); 0: no cap.",
     ),
     Setting(
+        "CODEBLANKS_SITE_PERMITS",
+        "8",
+        "Requests one web process works on at once (a Run waiting for the sandbox does not "
+        "count); the others wait their turn, and one whose client leaves is dropped; 0: no cap.",
+    ),
+    Setting(
+        "CODEBLANKS_SITE_WAIT",
+        "5",
+        "Seconds a request may wait for one of those; then it is answered 503, not run.",
+    ),
+    Setting(
         "CODEBLANKS_HSTS_SECONDS",
         "0",
         "Strict-Transport-Security max-age sent on HTTPS answers; 0 sends none.",
@@ -204,6 +215,8 @@ class Config:
     body_timeout_s: float
     head_timeout_s: float
     connections_per_address: int
+    site_permits: int
+    site_wait_s: float
     hsts_seconds: int
     forwarded_allow_ips: str
     email_url: str
@@ -351,6 +364,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         body_timeout_s=_seconds(env, "CODEBLANKS_BODY_TIMEOUT", 10.0),
         head_timeout_s=_seconds(env, "CODEBLANKS_HEAD_TIMEOUT", 10.0),
         connections_per_address=_int(env, "CODEBLANKS_CONNECTIONS_PER_ADDRESS", 100),
+        site_permits=_int(env, "CODEBLANKS_SITE_PERMITS", 8),
+        site_wait_s=_seconds(env, "CODEBLANKS_SITE_WAIT", 5.0),
         hsts_seconds=_int(env, "CODEBLANKS_HSTS_SECONDS", 0),
         forwarded_allow_ips=env.get("CODEBLANKS_FORWARDED_ALLOW_IPS", "").strip(),
         email_url=email_url,

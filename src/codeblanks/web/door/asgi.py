@@ -115,8 +115,9 @@ class ApiHandler(ASGIHandler):
 
 
 # The site's worker threads, kept and reused (a thread per request cost a thread start each).
-# Generous: a run waiting for the sandbox holds its request's thread, and a page must not queue
-# behind the runs; threads are only started as requests need them.
+# Generous: a run waiting for the sandbox holds its request's thread (though not its permit,
+# gate.py), and a page must not queue behind the runs for a thread; threads are only started as
+# requests need them. How many do work at once is the gate's to say.
 THREADS = 256
 _threads = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="site")
 
@@ -171,13 +172,26 @@ class SiteHandler(ASGIHandler):
             body_file.close()
 
     async def _answer(self, scope, body_file, send):
-        response = await in_site_thread(self._respond)(scope, body_file)
+        try:
+            response = await gate.through(
+                _gate, lambda: in_site_thread(self._respond)(scope, body_file)
+            )
+        except gate.Full:
+            response = await self._overloaded(scope, body_file)
         if response.streaming and not response.is_async:
             # A static file, streamed by a sync iterator: Django's ASGI handler would consume it
             # with a warning; read it in a thread instead (as StaticFiles does on the loop).
             response.streaming_content = _in_thread(response.streaming_content)
         with contextlib.suppress(asyncio.CancelledError):  # the client left meanwhile (Django)
             await self.send_response(response, send)
+        return response
+
+    async def _overloaded(self, scope, body_file):
+        """On the loop, for a request the gate would not let in: its 503 in words, rendered
+        without the session or the database (outages.overloaded), with the security headers."""
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = await _refusing(request)
         return response
 
     def _respond(self, scope, body_file):
@@ -210,10 +224,36 @@ def is_api(scope) -> bool:
 
 
 # (bodies needs the settings module named above)
-from codeblanks.web.door import bodies, runpath  # noqa: E402
+from codeblanks.web.door import bodies, gate, runpath  # noqa: E402
 from codeblanks.web.door.middleware import _in_thread  # noqa: E402
 
 get_asgi_application()  # sets Django up
+
+from codeblanks.web.door import outages  # noqa: E402  (needs the apps loaded)
+
+_gate = gate.from_settings()  # the site's permits (gate.py): this process's, for every handler
+
+
+def _refusal_chain():
+    """``outages.overloaded`` behind the middleware the API runs on the loop: the security
+    headers, the host check and the Content-Length (CommonMiddleware's)."""
+    from codeblanks.web.door.middleware import (
+        api_common,
+        api_security,
+        api_xframe,
+        security_headers,
+    )
+
+    async def refuse(request):
+        return outages.overloaded(request)
+
+    handler = refuse
+    for middleware in (api_xframe, api_common, security_headers, api_security):
+        handler = middleware(handler)
+    return handler
+
+
+_refusing = _refusal_chain()
 
 
 class PageRunHandler(runpath.OwnRoutes, SiteHandler):

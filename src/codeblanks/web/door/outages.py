@@ -9,6 +9,9 @@
   overloaded node) or a lock the way PostgreSQL refuses it. The same 503 (``busy``, asked by
   the site's 500 handler, which knows the exception): the load's doing, not a bug of ours, and
   nothing was saved, so trying again is right.
+* The node itself has more to do than it can: a request that waited for the site's gate longer
+  than ``CODEBLANKS_SITE_WAIT`` (gate.py) is not run but answered the same kind of 503 in words
+  (``overloaded``), so a crowd past what a node holds is told at once instead of timing out.
 * The shared cache (Redis) does not answer: runs go on without the rate limit (quotas.py), and
   the gap is logged once when it begins and once when it ends (``Gap``), not once per request.
 """
@@ -22,7 +25,7 @@ import threading
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.decorators import sync_and_async_middleware
@@ -34,6 +37,11 @@ RETRY_AFTER_S = 5
 TITLE = _("The database is not answering")
 TEXT = _(
     "We could not reach the database just now, so this was not saved or shown. What you saved "
+    "before is safe. Try again in a few seconds."
+)
+BUSY_TITLE = _("Too many learners at once")
+BUSY_TEXT = _(
+    "The server has more to do than it can right now, so this was not done. What you saved "
     "before is safe. Try again in a few seconds."
 )
 
@@ -100,25 +108,38 @@ def database_answers() -> bool:
 def unavailable(request):
     """The 503 for a request the database failed. Renders nothing that reads the session; in
     the request's language (``languages.py`` chose it before the database failed)."""
+    return _refused(request, "database-unavailable", TITLE, TEXT)
+
+
+def overloaded(request):
+    """The 503 for a request that waited too long for the site's gate: made on the event loop
+    before the request ran, so nothing that reads the session or the database (the language is
+    the cookie's or the header's)."""
+    return _refused(request, "overloaded", BUSY_TITLE, BUSY_TEXT)
+
+
+def _refused(request, error: str, title, text):
     from codeblanks import i18n
     from codeblanks.web.door import languages
 
-    code = getattr(request, "LANGUAGE_CODE", None) or languages.from_header(request) or i18n.DEFAULT
+    code = (
+        getattr(request, "LANGUAGE_CODE", None)
+        or languages.from_query(request)
+        or languages.from_header(request)
+        or i18n.DEFAULT
+    )
+    response: HttpResponse
     with translation.override(code):
-        return languages.finish(request, _unavailable(request), code)
-
-
-def _unavailable(request):
-    if request.path_info.startswith("/api/"):
-        response = JsonResponse({"error": "database-unavailable", "message": str(TEXT)}, status=503)
-    else:
-        template = "codeblanks/partials/refused.html"
-        if request.headers.get("HX-Request") != "true":
-            template = "codeblanks/refused.html"
-        context = {"title": TITLE, "text": TEXT, "user": AnonymousUser(), "messages": ()}
-        response = render(request, template, context, status=503)
-    response["Retry-After"] = str(RETRY_AFTER_S)
-    return response
+        if request.path_info.startswith("/api/"):
+            response = JsonResponse({"error": error, "message": str(text)}, status=503)
+        else:
+            template = "codeblanks/partials/refused.html"
+            if request.headers.get("HX-Request") != "true":
+                template = "codeblanks/refused.html"
+            context = {"title": title, "text": text, "user": AnonymousUser(), "messages": ()}
+            response = render(request, template, context, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_S)
+        return languages.finish(request, response, code)
 
 
 @sync_and_async_middleware

@@ -24,6 +24,7 @@ from codeblanks.learning import NoProgress, Tutor
 from codeblanks.learning.tutor import Quota
 from codeblanks.sandbox import RunResult, get_sandbox
 from codeblanks.sandbox.result import RunRequest
+from codeblanks.web.door import gate
 from codeblanks.web.learner import quotas, statements
 from codeblanks.web.learner.learners import Learner
 from codeblanks.web.learner.progress import progress_get
@@ -226,7 +227,7 @@ def tutor_for(learner: Learner | None) -> Tutor:
     """The tutor for this request: the learner's store (none: an API caller without a token),
     the process's sandbox, the language Django chose for the request."""
     progress = DjangoProgress(learner) if learner is not None else NoProgress()
-    return Tutor(progress, lambda: get_sandbox(), get_language())
+    return Tutor(progress, lambda: gate.Lending(get_sandbox()), get_language())
 
 
 def answer_quota(client: str) -> Quota:

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import requests
 from lti_tool.models import LtiRegistration
 
+from codeblanks.web.door import gate
 from codeblanks.web.teaching.models import LtiHosts
 
 log = logging.getLogger("codeblanks.lti")
@@ -21,11 +22,13 @@ TIMEOUT_S = 10  # every call to the LMS: its JWKS, its token endpoint, its score
 
 class TimedSession(requests.Session):
     """pylti1p3 calls the LMS with no time limit; a platform that never answers must not
-    hold a request (or a learner's run) for ever."""
+    hold a request (or a learner's run) for ever, nor, while it is waited for, the site's
+    permit (door/gate.py)."""
 
     def request(self, *args, **kwargs):
         kwargs.setdefault("timeout", TIMEOUT_S)
-        return super().request(*args, **kwargs)
+        with gate.outside():
+            return super().request(*args, **kwargs)
 
 
 class RefusedHost(requests.RequestException):

@@ -20,6 +20,7 @@ from django.http import JsonResponse
 from django.views.decorators.http import require_safe
 
 from codeblanks.sandbox import RunLimits, get_sandbox
+from codeblanks.web.door import gate
 
 _migrated = False  # once the schema is up to date it stays so for this process's code
 
@@ -83,7 +84,9 @@ async def _sandbox_state() -> tuple[str, float | None]:
 
 async def _run_check() -> str:
     try:
-        result = await get_sandbox().arun("print(6 * 7)", limits=RunLimits(wall_s=5.0, cpu_s=5.0))
+        limits = RunLimits(wall_s=5.0, cpu_s=5.0)
+        async with gate.lent():  # a hung sandbox must not hold the site's permits (gate.py)
+            result = await get_sandbox().arun("print(6 * 7)", limits=limits)
     except Exception as exc:  # e.g. SandboxUnavailable: report it, do not crash the probe
         return f"unavailable: {exc}"
     if result.ok and result.stdout.strip() == "42":

@@ -1,0 +1,191 @@
+"""How many of the site's requests do their sync work at once, in one web process.
+
+uvicorn takes every request it is sent, and the site's threads would run them all at once on
+one interpreter. Past what a node holds, each then slows every other: answers come later than
+learners wait, and work goes on for clients that have left (docs/performance.md, "The site's
+gate"). So a request's sync part (middleware, view, database) first takes one of a few permits,
+in arrival order, on the event loop; a request whose client leaves while it waits is dropped
+unrun. A Run lends its permit back while the sandbox has its program (``Lending``), so Runs
+queued for a sandbox slot never hold pages up, and it takes one again ahead of the requests
+still waiting: it has work in hand. So does a request's thread while it waits on a server
+outside the node (``outside``: an LMS), so that a slow LMS cannot hold the site up.
+
+A request that waits longer than ``CODEBLANKS_SITE_WAIT`` is not run but answered 503 in words
+at once (``Full``; outages.overloaded): past what a node holds, the wait of every request served
+stays that short, and the rest are told to come back instead of timing out.
+``CODEBLANKS_SITE_PERMITS`` sets how many permits; 0: no gate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import TypeVar
+
+from codeblanks.sandbox.result import Runner, RunRequest, RunResult
+
+T = TypeVar("T")
+
+
+class Full(Exception):
+    """A request waited longer than the gate's ``wait_s``: not run."""
+
+
+class Gate:
+    """A semaphore of the event loop with two queues: permits handed back go to a request that
+    lent its own first (``returning``), then to arrivals, each queue in order."""
+
+    def __init__(self, permits: int, wait_s: float = 5.0) -> None:
+        self.permits = permits
+        self.wait_s = wait_s
+        self._free = permits
+        self._returning: deque[asyncio.Future[None]] = deque()
+        self._arriving: deque[asyncio.Future[None]] = deque()
+
+    @property
+    def waiting(self) -> int:
+        return len(self._returning) + len(self._arriving)
+
+    @property
+    def in_use(self) -> int:
+        return self.permits - self._free
+
+    async def acquire(self, *, returning: bool = False) -> None:
+        if self._free:  # a free permit means nobody waits: release() hands permits on directly
+            self._free -= 1
+            return
+        granted = asyncio.get_running_loop().create_future()
+        queue = self._returning if returning else self._arriving
+        queue.append(granted)
+        try:
+            await granted
+        except asyncio.CancelledError:
+            if granted.done() and not granted.cancelled():
+                self.release()  # handed over just as the waiter was cancelled: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    queue.remove(granted)
+            raise
+
+    def release(self) -> None:
+        for queue in (self._returning, self._arriving):
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
+        self._free += 1
+
+
+class Permit:
+    """One request's hold on the gate, lent and taken back by its Run, closed when the request's
+    sync part has ended (whatever happened to the request meanwhile)."""
+
+    def __init__(self, gate: Gate) -> None:
+        self.gate = gate
+        self.loop = asyncio.get_running_loop()  # where it is taken and given back
+        self.held = False
+        self.closed = False
+
+    async def take(self, *, returning: bool = False) -> None:
+        await self.gate.acquire(returning=returning)
+        if self.closed:  # the request ended while this waited
+            self.gate.release()
+        else:
+            self.held = True
+
+    def give_back(self) -> None:
+        if self.held:
+            self.held = False
+            self.gate.release()
+
+    def close(self) -> None:
+        self.closed = True
+        self.give_back()
+
+
+_permit: contextvars.ContextVar[Permit | None] = contextvars.ContextVar("permit", default=None)
+
+
+async def through(gate: Gate | None, work: Callable[[], Awaitable[T]]) -> T:
+    """``await work()`` (a request's hop to a site thread) holding a permit of ``gate``; ``Full``
+    after ``gate.wait_s`` without one. If the request is cancelled while the thread works, the
+    permit is kept until the thread is done."""
+    if gate is None:
+        return await work()
+    permit = Permit(gate)
+    try:
+        async with asyncio.timeout(gate.wait_s):
+            await permit.take()  # cancelled here: dropped unrun
+    except TimeoutError:
+        raise Full from None
+    token = _permit.set(permit)  # seen by the thread and by what it hands to the loop
+    try:
+        running = asyncio.ensure_future(work())
+    finally:
+        _permit.reset(token)
+    running.add_done_callback(lambda _: permit.close())
+    return await asyncio.shield(running)
+
+
+@contextlib.asynccontextmanager
+async def lent() -> AsyncIterator[None]:
+    """On the loop, the current request's permit handed back for the block (a wait on the
+    sandbox)."""
+    permit = _permit.get()
+    if permit is None or not permit.held:
+        yield
+        return
+    permit.give_back()
+    try:
+        yield
+    finally:
+        if not permit.closed:
+            await permit.take(returning=True)
+
+
+@contextlib.contextmanager
+def outside() -> Iterator[None]:
+    """In a request's thread, around a wait on a server outside the node: its permit is lent
+    for the block, and taken back (ahead of arrivals) after it. Elsewhere it does nothing."""
+    permit = _permit.get()
+    if permit is None or _on_loop(permit.loop):
+        yield
+        return
+    permit.loop.call_soon_threadsafe(permit.give_back)
+    try:
+        yield
+    finally:
+        asyncio.run_coroutine_threadsafe(permit.take(returning=True), permit.loop).result()
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+class Lending:
+    """A runner that lends the request's permit back while the sandbox runs its program."""
+
+    def __init__(self, runner: Runner) -> None:
+        self._runner = runner
+
+    @property
+    def slots(self) -> int:
+        return self._runner.slots
+
+    async def arun_cases(self, request: RunRequest) -> list[RunResult]:
+        async with lent():
+            return await self._runner.arun_cases(request)
+
+
+def from_settings() -> Gate | None:
+    from django.conf import settings
+
+    config = settings.CONFIG
+    return Gate(config.site_permits, config.site_wait_s) if config.site_permits else None
