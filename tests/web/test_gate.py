@@ -328,6 +328,28 @@ def test_a_request_waiting_on_a_slow_lms_lends_its_permit():
         lms.close()
 
 
+def test_a_wait_outside_inside_another_lends_the_permit_once():
+    """Nested waits on outside servers lend the one permit once and take it back once."""
+    from asgiref.sync import sync_to_async
+
+    async def scenario():
+        door = gate.Gate(2)  # two: a second permit taken by mistake shows, rather than waits
+        seen = []
+
+        def nested():
+            with gate.outside():
+                seen.append(door.in_use)
+                with gate.outside():
+                    seen.append(door.in_use)
+                seen.append(door.in_use)
+            seen.append(door.in_use)
+
+        await gate.through(door, sync_to_async(nested, thread_sensitive=False))
+        assert seen == [0, 0, 0, 1] and door.in_use == 0
+
+    asyncio.run(scenario())
+
+
 def test_outside_a_request_the_lms_session_just_calls():
     from codeblanks.web.teaching.lti_hosts import TimedSession
 

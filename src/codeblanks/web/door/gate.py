@@ -125,6 +125,9 @@ async def through(gate: Gate | None, work: Callable[[], Awaitable[T]]) -> T:
     token = _permit.set(permit)  # seen by the thread and by what it hands to the loop
     try:
         running = asyncio.ensure_future(work())
+    except BaseException:
+        permit.close()
+        raise
     finally:
         _permit.reset(token)
     running.add_done_callback(lambda _: permit.close())
@@ -155,11 +158,19 @@ def outside() -> Iterator[None]:
     if permit is None or _on_loop(permit.loop):
         yield
         return
-    permit.loop.call_soon_threadsafe(permit.give_back)
+    lending = asyncio.run_coroutine_threadsafe(_lend(permit), permit.loop).result()
     try:
         yield
     finally:
-        asyncio.run_coroutine_threadsafe(permit.take(returning=True), permit.loop).result()
+        if lending:  # not when an outer block (or a Run) has lent it already
+            asyncio.run_coroutine_threadsafe(permit.take(returning=True), permit.loop).result()
+
+
+async def _lend(permit: Permit) -> bool:
+    """On the loop: give the permit back if it is held; whether it was."""
+    held = permit.held
+    permit.give_back()
+    return held
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
