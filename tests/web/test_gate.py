@@ -225,6 +225,20 @@ def test_a_page_waits_for_a_permit_and_is_then_served(one_permit):
     assert one_permit.in_use == 0
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_balancers_probe_never_waits_for_a_permit(monkeypatch, one_permit, sandbox):
+    async def scenario():
+        await one_permit.acquire()  # all the permits are in use
+        probe = Browser().arequest("GET", "/healthz")
+        answer = await asyncio.wait_for(probe, PATIENCE_S)
+        assert one_permit.waiting == 0
+        one_permit.release()
+        return answer
+
+    answer = asyncio.run(scenario())
+    assert answer.status == 200 and answer.json()["status"] == "ok"
+
+
 def test_the_gate_has_the_configured_permits():
     from django.conf import settings
 

@@ -28,6 +28,7 @@ from django.utils.module_loading import import_string
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeblanks.web.settings")
 
 API_PREFIX = "/api/"
+HEALTH = "/healthz"
 
 
 class ApiHandler(ASGIHandler):
@@ -172,9 +173,12 @@ class SiteHandler(ASGIHandler):
             body_file.close()
 
     async def _answer(self, scope, body_file, send):
+        # The balancer's probe never waits for a permit: an overloaded node is still up, and a
+        # probe that timed out at the gate would take it out and send its crowd to the others.
+        door = None if runpath.scope_path(scope) == HEALTH else _gate
         try:
             response = await gate.through(
-                _gate, lambda: in_site_thread(self._respond)(scope, body_file)
+                door, lambda: in_site_thread(self._respond)(scope, body_file)
             )
         except gate.Full:
             response = await self._overloaded(scope, body_file)
