@@ -226,17 +226,20 @@ def test_a_page_waits_for_a_permit_and_is_then_served(one_permit):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_balancers_probe_never_waits_for_a_permit(monkeypatch, one_permit, sandbox):
+def test_the_probe_and_static_files_never_wait_for_a_permit(monkeypatch, one_permit, sandbox):
     async def scenario():
         await one_permit.acquire()  # all the permits are in use
-        probe = Browser().arequest("GET", "/healthz")
-        answer = await asyncio.wait_for(probe, PATIENCE_S)
+        probe = await asyncio.wait_for(Browser().arequest("GET", "/healthz"), PATIENCE_S)
+        style = await asyncio.wait_for(
+            Browser().arequest("GET", "/static/codeblanks/app.css"), PATIENCE_S
+        )
         assert one_permit.waiting == 0
         one_permit.release()
-        return answer
+        return probe, style
 
-    answer = asyncio.run(scenario())
-    assert answer.status == 200 and answer.json()["status"] == "ok"
+    probe, style = asyncio.run(scenario())
+    assert probe.status == 200 and probe.json()["status"] == "ok"
+    assert style.status == 200 and len(style.body) > 1000
 
 
 def test_the_gate_has_the_configured_permits():

@@ -14,6 +14,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.conf import settings as django_settings
 from django.core import signals
 from django.core.asgi import get_asgi_application
 from django.core.exceptions import ImproperlyConfigured, RequestAborted
@@ -173,9 +174,11 @@ class SiteHandler(ASGIHandler):
             body_file.close()
 
     async def _answer(self, scope, body_file, send):
-        # The balancer's probe never waits for a permit: an overloaded node is still up, and a
-        # probe that timed out at the gate would take it out and send its crowd to the others.
-        door = None if runpath.scope_path(scope) == HEALTH else _gate
+        # Never made to wait for a permit: the balancer's probe (an overloaded node is still up,
+        # and a probe that timed out at the gate would take it out and send its crowd to the
+        # others) and static files (a page let in must not come without its styles and script).
+        path = runpath.scope_path(scope)
+        door = None if path == HEALTH or path.startswith(_STATIC) else _gate
         try:
             response = await gate.through(
                 door, lambda: in_site_thread(self._respond)(scope, body_file)
@@ -236,6 +239,7 @@ get_asgi_application()  # sets Django up
 from codeblanks.web.door import outages  # noqa: E402  (needs the apps loaded)
 
 _gate = gate.from_settings()  # the site's permits (gate.py): this process's, for every handler
+_STATIC = django_settings.STATIC_URL
 
 
 def _refusal_chain():

@@ -14,7 +14,7 @@ A request that waits longer than ``CODEBLANKS_SITE_WAIT`` is not run but answere
 at once (``Full``; outages.overloaded): past what a node holds, the wait of every request served
 stays that short, and the rest are told to come back instead of timing out.
 ``CODEBLANKS_SITE_PERMITS`` sets how many permits; 0: no gate. The balancer's probe (/healthz)
-never waits for one (asgi.py).
+and static files never wait for one (asgi.py).
 """
 
 from __future__ import annotations
