@@ -114,7 +114,7 @@ def unavailable(request):
 def overloaded(request):
     """The 503 for a request that waited too long for the site's gate: made on the event loop
     before the request ran, so nothing that reads the session or the database (the language is
-    the cookie's or the header's)."""
+    that of ``?lang=`` or ``Accept-Language``)."""
     return _refused(request, "overloaded", BUSY_TITLE, BUSY_TEXT)
 
 
