@@ -143,3 +143,23 @@ def test_one_address_holds_at_most_its_share_of_connections(tmp_path):
         while _healthz(port) != 200:
             assert time.monotonic() < deadline, "the address was never let in again"
             time.sleep(0.1)
+
+
+def test_a_head_over_16_kib_is_refused_and_a_pipelined_pair_is_answered(tmp_path):
+    with serving(tmp_path, CODEBLANKS_CONNECTIONS_PER_ADDRESS="0") as port:
+        with _connect(port) as s:  # a field of 16 KiB, in pieces, its end never sent
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
+            for _ in range(16):  # (no more: bytes sent after the refusal would reset it)
+                s.sendall(b"x" * 1024)
+            answer = _until_closed(s)
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:100]
+        assert b"longer than 16 KiB" in answer
+        long_head = HEALTHZ.replace(b"\r\n\r\n", b"\r\nX-Long: " + b"x" * 17000 + b"\r\n\r\n")
+        with _connect(port) as s:  # whole, in one piece
+            s.sendall(long_head)
+            assert _until_closed(s).startswith(b"HTTP/1.1 431")
+        with _connect(port) as s:  # two requests in one piece: both answered, in order
+            s.sendall(HEALTHZ.replace(b"Connection: close\r\n", b"") + HEALTHZ)
+            answer = _until_closed(s)
+        assert answer.count(b"HTTP/1.1 200") == 2, answer[:300]
+        assert _healthz(port) == 200

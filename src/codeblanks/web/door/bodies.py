@@ -31,7 +31,7 @@ TOO_SLOW = BodyRefusal(408, "too-slow")
 
 
 def _announced(scope) -> int | None:
-    """The Content-Length header as a number (None when absent or unreadable: h11 refuses
+    """The Content-Length header as a number (None when absent or unreadable: the parser refuses
     those itself, and the size bound below applies anyway)."""
     for name, value in scope.get("headers", ()):
         if name.lower() == b"content-length":

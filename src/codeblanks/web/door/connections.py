@@ -10,8 +10,14 @@ at once (``CODEBLANKS_CONNECTIONS_PER_ADDRESS``); the next is answered 503 and c
 A trusted proxy's addresses (``CODEBLANKS_FORWARDED_ALLOW_IPS``) are not capped: every learner
 comes through them.
 
+A request head over ``MAX_HEAD`` bytes is refused with 431 and the connection closed, before the
+parser has buffered more of it.
+
 These answers are written before there is a request to read a language from, so they are
 plain English, like uvicorn's own "Invalid HTTP request received."
+
+The parser is httptools (llhttp, in C), uvicorn's faster protocol: h11, its pure-Python one,
+took about a quarter of the event loop's CPU under load (docs/performance.md, "HTTP in C").
 """
 
 from __future__ import annotations
@@ -19,9 +25,10 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import get_remote_addr
+
+MAX_HEAD = 16 * 1024  # bytes of a request head (its line and its fields)
 
 
 def _plain(status: str, text: str) -> bytes:
@@ -36,12 +43,22 @@ TOO_MANY = _plain(
     "503 Service Unavailable", "Too many connections from your address at once; close some.\n"
 )
 TOO_SLOW = _plain("408 Request Timeout", "The request's head did not arrive in time.\n")
+TOO_LARGE = _plain(
+    "431 Request Header Fields Too Large", "The request's head is longer than 16 KiB.\n"
+)
 
 
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for each request head and a cap per address. The
-    settings and the count of open connections per address are class attributes, set by
-    ``guarded()``: one class per server."""
+class _HeadTooLarge(Exception):
+    """Raised in a parser callback to stop the parse; the protocol answers TOO_LARGE."""
+
+
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a deadline for each request head, a cap on its size and
+    a cap per address. The settings and the count of open connections per address are class
+    attributes, set by ``guarded()``: one class per server.
+
+    A head is awaited from when the connection opens and again after each answer, unless the
+    next request's head was read meanwhile (pipelined)."""
 
     head_timeout_s: float = 10.0
     per_address: int = 0  # 0: no cap
@@ -50,6 +67,10 @@ class GuardedH11Protocol(H11Protocol):
 
     _address: str | None = None  # counted in open_from while the connection is open
     _head_timer: asyncio.TimerHandle | None = None
+    _head_read = False  # the awaited head has been read whole
+    _head_bytes = 0  # bytes received while it was awaited
+    _head_size = 0  # the bytes of its line and fields, as the parser gives them
+    _too_large = False
 
     def connection_made(self, transport) -> None:
         peer = get_remote_addr(transport)
@@ -62,7 +83,7 @@ class GuardedH11Protocol(H11Protocol):
         self._address = address
         self.open_from[address] += 1
         super().connection_made(transport)
-        self._await_head(fresh=True)
+        self._await_head()
 
     def connection_lost(self, exc) -> None:
         if self._address is None:  # refused in connection_made: uvicorn never saw it
@@ -75,20 +96,59 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if not self._head_read:
+            self._head_bytes += len(data)
         super().data_received(data)
-        self._await_head(fresh=False)
+        # what the parser holds of a head it has not finished: bounded here, not by its buffer
+        if not self._head_read and self._head_bytes > MAX_HEAD:
+            self._refuse(TOO_LARGE)
+
+    def send_400_response(self, msg: str) -> None:
+        if self._too_large:  # the parse was stopped by _HeadTooLarge
+            self._refuse(TOO_LARGE)
+        else:
+            super().send_400_response(msg)
+
+    def on_message_begin(self) -> None:
+        self._head_size = 0
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        self._count(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count(len(name) + len(value) + 4)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._head_read = True
+        self._stop_waiting()
+        super().on_headers_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        self._await_head(fresh=True)
+        # a pipelined request whose head was read already is in hand: nothing is awaited
+        if self.cycle is None or self.cycle.response_complete:
+            self._await_head()
 
-    def _await_head(self, *, fresh: bool) -> None:
-        """Start (``fresh``: start again) the head's deadline while the connection waits for a
-        request head; stop it once a head has come."""
-        waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
-        if fresh or not waiting:
-            self._stop_waiting()
-        if waiting and self._head_timer is None:
+    def _count(self, size: int) -> None:
+        self._head_size += size
+        if self._head_size > MAX_HEAD:
+            self._too_large = True
+            raise _HeadTooLarge
+
+    def _refuse(self, answer: bytes) -> None:
+        self._stop_waiting()
+        if not self.transport.is_closing():
+            self.transport.write(answer)
+            self.transport.close()
+
+    def _await_head(self) -> None:
+        """(Re)start the head's deadline: a connection waits for a request head."""
+        self._stop_waiting()
+        self._head_read, self._head_bytes = False, 0
+        if not self.transport.is_closing():
             self._head_timer = self.loop.call_later(self.head_timeout_s, self._head_late)
 
     def _stop_waiting(self) -> None:
@@ -98,20 +158,20 @@ class GuardedH11Protocol(H11Protocol):
 
     def _head_late(self) -> None:
         self._head_timer = None
-        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+        if self.transport.is_closing() or self._head_read:
             return
-        if self.conn.trailing_data[0]:  # part of a head came: say why the connection ends
+        if self._head_bytes:  # part of a head came: say why the connection ends
             self.transport.write(TOO_SLOW)
         self.transport.close()
 
 
-def guarded(*, head_timeout_s: float, per_address: int, exempt: str) -> type[H11Protocol]:
+def guarded(*, head_timeout_s: float, per_address: int, exempt: str) -> type[GuardedProtocol]:
     """The protocol class for one server. ``exempt``: CODEBLANKS_FORWARDED_ALLOW_IPS (``*``
     exempts every address)."""
     names = frozenset(x.strip() for x in exempt.split(",") if x.strip())
     return type(
-        "GuardedH11Protocol",
-        (GuardedH11Protocol,),
+        "GuardedProtocol",
+        (GuardedProtocol,),
         {
             "head_timeout_s": head_timeout_s,
             "per_address": 0 if "*" in names else per_address,

@@ -70,7 +70,8 @@ def _options(config, *, host: str, port: int) -> dict:
         host=host,
         port=port,
         lifespan="off",  # Django's ASGI handler has no lifespan events
-        # h11, with a deadline for each request head and a cap per address (connections.py)
+        # httptools, with a deadline for each request head, a cap on its size and a cap per
+        # address (connections.py)
         http=functools.partial(
             guarded,
             head_timeout_s=config.head_timeout_s,
@@ -78,7 +79,6 @@ def _options(config, *, host: str, port: int) -> dict:
             exempt=config.forwarded_allow_ips,
         ),
         timeout_keep_alive=5,  # an idle connection after an answer: closed after 5 s
-        h11_max_incomplete_event_size=16 * 1024,  # a longer request head is refused (400)
         # X-Forwarded-* only from the proxies an operator names; none by default, so a client
         # cannot pick its own address (and with it a fresh run rate).
         proxy_headers=bool(config.forwarded_allow_ips),
