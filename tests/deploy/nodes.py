@@ -18,6 +18,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
+from email.message import Message
 from pathlib import Path
 
 import pytest
@@ -133,7 +134,7 @@ def _signal_group(proc: subprocess.Popen, sig: int) -> None:
 class Response:
     status: int
     body: str
-    headers: dict[str, str]
+    headers: Message  # read without regard to case, as HTTP names are (None when absent)
 
     def json(self):
         return json.loads(self.body)
@@ -164,7 +165,7 @@ class Browser:
             headers = {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}
         req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
         with self.opener.open(req, timeout=REQUEST_TIMEOUT_S) as r:
-            return Response(r.status, r.read().decode("utf-8", "replace"), dict(r.headers))
+            return Response(r.status, r.read().decode("utf-8", "replace"), r.headers)
 
     def get(self, url, **kw) -> Response:
         return self.request("GET", url, **kw)
