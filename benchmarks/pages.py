@@ -51,6 +51,7 @@ async def cpu_per_page(app, host, path, must, n, language, profile=None) -> floa
 
 
 async def main(args) -> int:
+    app, _, host = web_app(args.lesson)  # sets Django up: before anything imports a model
     from django.urls import reverse
 
     try:
@@ -58,7 +59,6 @@ async def main(args) -> int:
     except ImportError:  # a checkout from before the cache: the pages as they were
         pagecache = None
 
-    app, _, host = web_app(args.lesson)
     pages = [
         ("lesson page", reverse("lesson", args=[args.lesson]), b'id="run-form"'),
         ("home page", reverse("home"), b"CodeBlanks"),
