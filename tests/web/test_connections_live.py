@@ -1,7 +1,8 @@
 """Connections and head deadlines against the real thing: ``codeblanks serve`` (uvicorn) in a
 process of its own, held up over raw sockets as an attacker would. Connections that never
 finish a request head are closed after ``CODEBLANKS_HEAD_TIMEOUT``; one address holds at most
-``CODEBLANKS_CONNECTIONS_PER_ADDRESS``; a client from elsewhere is served meanwhile. The waits
+``CODEBLANKS_CONNECTIONS_PER_ADDRESS``; a client from elsewhere is served meanwhile; a head
+over 16 KiB is refused and odd heads are answered, never with a 500. The waits
 are deadlines for the server to act, never measurements of how fast it does."""
 
 from __future__ import annotations
@@ -145,7 +146,32 @@ def test_one_address_holds_at_most_its_share_of_connections(tmp_path):
             time.sleep(0.1)
 
 
-def test_a_head_over_16_kib_is_refused_and_a_pipelined_pair_is_answered(tmp_path):
+# Malformed or unusual heads, each closed by the server after its answer: the parser's or the
+# site's 4xx, or an answer, never a 500 and never a wait.
+ODD_HEADS = {
+    "a path not in ASCII": b"GET /\xc3\xa9 HTTP/1.1\r\nHost: localhost\r\n",
+    "a query not in ASCII": b"GET /?q=\xc3\xa9 HTTP/1.1\r\nHost: localhost\r\n",
+    "a field without a colon": b"GET / HTTP/1.1\r\nHost: localhost\r\nOdd\r\n",
+    "a NUL in a field": b"GET / HTTP/1.1\r\nHost: localhost\r\nX-A: a\x00b\r\n",
+    "a space before the colon": b"GET / HTTP/1.1\r\nHost : localhost\r\n",
+    "bare line feeds": b"GET /healthz HTTP/1.1\nHost: localhost\n",
+    "a length and chunks": b"POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n"
+    b"Transfer-Encoding: chunked\r\n",
+    "two lengths": b"POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\n"
+    b"Content-Length: 2\r\n",
+    "a length in words": b"POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Length: ab\r\n",
+    "HTTP/9.9": b"GET / HTTP/9.9\r\nHost: localhost\r\n",
+    "CONNECT": b"CONNECT localhost:443 HTTP/1.1\r\nHost: localhost\r\n",
+    "an upgrade to HTTP/2": b"GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: h2c\r\n"
+    b"Connection: Upgrade, HTTP2-Settings\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n",
+    "bytes not in UTF-8 in a field": b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-N: \xff\r\n",
+    "HTTP/1.0 without a host": b"GET /healthz HTTP/1.0\r\n",
+    "1,500 fields": b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n"
+    + b"".join(b"X-%d: y\r\n" % i for i in range(1500)),
+}
+
+
+def test_odd_heads_a_long_one_and_a_pipelined_pair(tmp_path):
     with serving(tmp_path, CODEBLANKS_CONNECTIONS_PER_ADDRESS="0") as port:
         with _connect(port) as s:  # a field of 16 KiB, in pieces, its end never sent
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
@@ -162,4 +188,10 @@ def test_a_head_over_16_kib_is_refused_and_a_pipelined_pair_is_answered(tmp_path
             s.sendall(HEALTHZ.replace(b"Connection: close\r\n", b"") + HEALTHZ)
             answer = _until_closed(s)
         assert answer.count(b"HTTP/1.1 200") == 2, answer[:300]
+        for what, head in ODD_HEADS.items():
+            with _connect(port) as s:
+                s.sendall(head + b"Connection: close\r\n\r\n")
+                answer = _until_closed(s)  # within DEADLINE, or TimeoutError
+            status = int(answer[9:12]) if answer.startswith(b"HTTP/1.1 ") else None
+            assert status is not None and status < 500, (what, answer[:200])
         assert _healthz(port) == 200
