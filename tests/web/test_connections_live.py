@@ -8,6 +8,7 @@ are deadlines for the server to act, never measurements of how fast it does."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import select
 import socket
@@ -194,4 +195,34 @@ def test_odd_heads_a_long_one_and_a_pipelined_pair(tmp_path):
                 answer = _until_closed(s)  # within DEADLINE, or TimeoutError
             status = int(answer[9:12]) if answer.startswith(b"HTTP/1.1 ") else None
             assert status is not None and status < 500, (what, answer[:200])
+        assert _healthz(port) == 200
+
+
+def test_a_pipelined_head_is_not_read_while_the_request_before_it_runs(tmp_path):
+    """A head sent after a request that is still being answered waits in the kernel's buffers,
+    not in the parser's: the bytes the connection takes stop at those buffers (a few MiB),
+    where before it took all that was sent, the head's field growing without bound. (Once the
+    request is answered, the rest of the head is counted and refused past 16 KiB.)"""
+    run = json.dumps({"code": "import time\ntime.sleep(3)\nprint('done')"}).encode()
+    slow = (
+        b"POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (len(run), run)
+    )
+    piece, most = b"x" * (1 << 20), 64
+    with serving(tmp_path, CODEBLANKS_CONNECTIONS_PER_ADDRESS="0") as port:
+        with _connect(port) as s:
+            s.sendall(slow + b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
+            s.settimeout(1.0)  # a send that cannot go on for a second: the buffers are full
+            taken = 0
+            with contextlib.suppress(TimeoutError, ConnectionError):
+                while taken < most:
+                    s.sendall(piece)
+                    taken += 1
+            answer = b""
+            with contextlib.suppress(ConnectionError):  # closed with bytes of ours unread
+                answer = _until_closed(s)
+        assert taken < most // 2, f"the server took {taken} MiB of one head"
+        # (what comes back first is the run's answer, unless the close with our megabytes
+        # unread reset the connection and the kernel dropped it)
+        assert not answer or answer.startswith(b"HTTP/1.1 200"), answer[:200]
         assert _healthz(port) == 200

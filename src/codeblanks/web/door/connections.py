@@ -11,7 +11,8 @@ A trusted proxy's addresses (``CODEBLANKS_FORWARDED_ALLOW_IPS``) are not capped:
 comes through them.
 
 A request head over ``MAX_HEAD`` bytes is refused with 431 and the connection closed, before the
-parser has buffered more of it.
+parser has buffered more of it; a head sent behind a request still being answered (pipelined) is
+not read until that answer has gone.
 
 These answers are written before there is a request to read a language from, so they are
 plain English, like uvicorn's own "Invalid HTTP request received."
@@ -67,10 +68,15 @@ class GuardedProtocol(HttpToolsProtocol):
 
     _address: str | None = None  # counted in open_from while the connection is open
     _head_timer: asyncio.TimerHandle | None = None
-    _head_read = False  # the awaited head has been read whole
-    _head_bytes = 0  # bytes received while it was awaited
-    _head_size = 0  # the bytes of its line and fields, as the parser gives them
+    _head_read = False  # the awaited head (see _await_head) has been read whole
+    # Where the parser is: between two requests (or before the first), or inside a head.
+    _between = True
+    _in_head = False
+    _heads = 0  # heads read whole on this connection
+    _head_bytes = 0  # bytes of the head being read, from the pieces that held nothing else
+    _head_size = 0  # the bytes of its line and fields, as the parser hands them over
     _too_large = False
+    _held = False  # reading stopped while the request before a pipelined head is answered
 
     def connection_made(self, transport) -> None:
         peer = get_remote_addr(transport)
@@ -96,12 +102,17 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if not self._head_read:
-            self._head_bytes += len(data)
+        # A piece that starts between requests or inside a head, and after which that head is
+        # still unfinished, is all head: counted, so that what the parser holds of a head is
+        # bounded here (llhttp buffers a field's value without limit). A piece that also held
+        # the request before it cannot be counted so: that request is being answered, and the
+        # connection is not read until it is (on_message_begin).
+        head_only, heads = self._between or self._in_head, self._heads
         super().data_received(data)
-        # what the parser holds of a head it has not finished: bounded here, not by its buffer
-        if not self._head_read and self._head_bytes > MAX_HEAD:
-            self._refuse(TOO_LARGE)
+        if head_only and self._in_head and self._heads == heads:
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_HEAD:
+                self._refuse(TOO_LARGE)
 
     def send_400_response(self, msg: str) -> None:
         if self._too_large:  # the parse was stopped by _HeadTooLarge
@@ -110,7 +121,14 @@ class GuardedProtocol(HttpToolsProtocol):
             super().send_400_response(msg)
 
     def on_message_begin(self) -> None:
-        self._head_size = 0
+        self._between, self._in_head = False, True
+        self._head_bytes = self._head_size = 0
+        if self.cycle is not None and not self.cycle.response_complete:
+            # A pipelined head: no more is read until the request before it is answered. The
+            # transport itself is held, not uvicorn's flow control, which a view's wait for
+            # a disconnect would resume.
+            self._held = True
+            self.transport.pause_reading()
         super().on_message_begin()
 
     def on_url(self, url: bytes) -> None:
@@ -122,12 +140,20 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
-        self._head_read = True
+        self._in_head, self._head_read = False, True
+        self._heads += 1
         self._stop_waiting()
         super().on_headers_complete()
 
+    def on_message_complete(self) -> None:
+        self._between = True
+        super().on_message_complete()
+
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        if self._held and not self.transport.is_closing():
+            self._held = False
+            self.transport.resume_reading()
         # a pipelined request whose head was read already is in hand: nothing is awaited
         if self.cycle is None or self.cycle.response_complete:
             self._await_head()
@@ -139,15 +165,18 @@ class GuardedProtocol(HttpToolsProtocol):
             raise _HeadTooLarge
 
     def _refuse(self, answer: bytes) -> None:
+        """Answer and close; while a request before it is still being answered (a pipelined
+        head), close without a word: an answer now would read as that request's."""
         self._stop_waiting()
         if not self.transport.is_closing():
-            self.transport.write(answer)
+            if self.cycle is None or self.cycle.response_complete:
+                self.transport.write(answer)
             self.transport.close()
 
     def _await_head(self) -> None:
         """(Re)start the head's deadline: a connection waits for a request head."""
         self._stop_waiting()
-        self._head_read, self._head_bytes = False, 0
+        self._head_read = False
         if not self.transport.is_closing():
             self._head_timer = self.loop.call_later(self.head_timeout_s, self._head_late)
 
@@ -160,7 +189,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self._head_timer = None
         if self.transport.is_closing() or self._head_read:
             return
-        if self._head_bytes:  # part of a head came: say why the connection ends
+        if self._in_head:  # part of a head came: say why the connection ends
             self.transport.write(TOO_SLOW)
         self.transport.close()
 
