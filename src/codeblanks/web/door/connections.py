@@ -107,6 +107,8 @@ class GuardedProtocol(HttpToolsProtocol):
         # bounded here (llhttp buffers a field's value without limit). A piece that also held
         # the request before it cannot be counted so: that request is being answered, and the
         # connection is not read until it is (on_message_begin).
+        if self._held:  # resumed meanwhile (uvicorn's flow control, by a view's wait): hold again
+            self.transport.pause_reading()
         head_only, heads = self._between or self._in_head, self._heads
         super().data_received(data)
         if head_only and self._in_head and self._heads == heads:
