@@ -210,10 +210,9 @@ def test_odd_heads_a_long_one_and_a_pipelined_pair(tmp_path):
 
 def test_a_pipelined_head_is_not_read_while_the_request_before_it_runs(tmp_path):
     """A head sent after a request that is still being answered waits in the kernel's buffers,
-    not in the parser's: the bytes the connection takes stop at those buffers (a few MiB),
-    where before it took all that was sent (55 MiB of 64 here), the head's field growing
-    without bound. (Once the
-    request is answered, the rest of the head is counted and refused past 16 KiB.)"""
+    not in the parser's: the bytes the connection takes stop at those buffers, where before it
+    took all it could read while the request ran (55-58 MiB here, in one field without bound).
+    (Once the request is answered, the rest of the head is counted and refused past 16 KiB.)"""
     run = json.dumps({"code": "import time\ntime.sleep(3)\nprint('done')"}).encode()
     slow = (
         b"POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
