@@ -45,7 +45,8 @@ TOO_MANY = _plain(
 )
 TOO_SLOW = _plain("408 Request Timeout", "The request's head did not arrive in time.\n")
 TOO_LARGE = _plain(
-    "431 Request Header Fields Too Large", "The request's head is longer than 16 KiB.\n"
+    "431 Request Header Fields Too Large",
+    f"The request's head is longer than {MAX_HEAD // 1024} KiB.\n",
 )
 
 
@@ -68,7 +69,6 @@ class GuardedProtocol(HttpToolsProtocol):
 
     _address: str | None = None  # counted in open_from while the connection is open
     _head_timer: asyncio.TimerHandle | None = None
-    _head_read = False  # the awaited head (see _await_head) has been read whole
     # Where the parser is: between two requests (or before the first), or inside a head.
     _between = True
     _in_head = False
@@ -142,7 +142,7 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
-        self._in_head, self._head_read = False, True
+        self._in_head = False
         self._heads += 1
         self._stop_waiting()
         super().on_headers_complete()
@@ -178,7 +178,6 @@ class GuardedProtocol(HttpToolsProtocol):
     def _await_head(self) -> None:
         """(Re)start the head's deadline: a connection waits for a request head."""
         self._stop_waiting()
-        self._head_read = False
         if not self.transport.is_closing():
             self._head_timer = self.loop.call_later(self.head_timeout_s, self._head_late)
 
@@ -189,7 +188,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _head_late(self) -> None:
         self._head_timer = None
-        if self.transport.is_closing() or self._head_read:
+        if self.transport.is_closing():  # (a head read whole stopped this timer: _stop_waiting)
             return
         if self._in_head:  # part of a head came: say why the connection ends
             self.transport.write(TOO_SLOW)
