@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -26,17 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import crowd  # noqa: E402  (benchmarks/crowd.py, beside this file)
-from realnode import UNLIMITED  # noqa: E402  (no per-address limits: the crowd is one machine)
-
-
-def _deploy():
-    spec = importlib.util.spec_from_file_location(
-        "codeblanks_cluster", ROOT / "deploy" / "cluster.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from realnode import UNLIMITED, deploy_module  # noqa: E402  (no per-address limits: the crowd is one machine)
 
 
 async def _held(url: str, sizes: list[int], seconds: float) -> tuple[int, list[str]]:
@@ -66,7 +55,7 @@ def main() -> int:
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
     counts = [int(x) for x in args.nodes.split(",")]
-    deploy = _deploy()
+    deploy = deploy_module()
     results = {}
     print(f"{os.cpu_count()} cores, load {crowd.load()} at start", flush=True)
     for count in counts:

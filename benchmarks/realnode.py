@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import os
 import socket
 import subprocess
@@ -48,10 +49,21 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
+def deploy_module():
+    """deploy/cluster.py, the operator's script, imported by its path (it is not a package)."""
+    name = "codeblanks_cluster"
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "deploy" / "cluster.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """Below the kernel's ephemeral range, where no outgoing connection takes it (see there)."""
+    return deploy_module().free_port()
 
 
 def source_address(n: int) -> str:

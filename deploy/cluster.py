@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import random
 import secrets
 import shutil
 import signal
@@ -40,7 +41,27 @@ class ClusterError(RuntimeError):
 
 
 def free_port() -> int:
-    with socket.socket() as s:
+    """A port nothing listens on, below the kernel's ephemeral range (ip_local_port_range).
+
+    A port from that range (what binding port 0 gives) is also what the kernel hands out as the
+    local end of outgoing connections: between choosing it and the server binding it, one of
+    them may take it, or a probe of the not-yet-listening port may connect to itself (TCP's
+    self-connect), and the server fails with "address already in use" (seen once in CI). Below
+    the range only another server choosing the same port at the same moment can collide."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768  # Linux's default
+    chooser = random.SystemRandom()
+    for _ in range(200 if low > 11024 else 0):
+        port = chooser.randrange(10000, low)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use, or held in TIME_WAIT
+            return port
+    with socket.socket() as s:  # a machine whose ephemeral range starts low: the kernel's choice
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 

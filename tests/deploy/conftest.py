@@ -11,7 +11,7 @@ import urllib.parse
 
 import pytest
 
-from .nodes import CODEBLANKS, Node, free_port
+from .nodes import CODEBLANKS, Node, free_port, load_cluster_module
 
 # The PostgreSQL server: the one the suite runs on (`make test` sets CODEBLANKS_DATABASE_URL),
 # else CI's. The test makes a database of its own there and drops it afterwards.
@@ -94,20 +94,6 @@ def start_node(tmp_path):
     finally:
         for node in started:
             node.stop()
-
-
-def load_cluster_module():
-    """deploy/cluster.py, the operator's script, imported by its path (it is not a package)."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "deploy" / "cluster.py"
-    spec = importlib.util.spec_from_file_location("codeblanks_deploy_cluster", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses and pickling look modules up by name
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="session")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
+import importlib.util
 import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -34,10 +34,20 @@ STOP_TIMEOUT_S = 10.0
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def load_cluster_module():
+    """deploy/cluster.py, the operator's script, imported by its path (it is not a package)."""
+    if "codeblanks_deploy_cluster" in sys.modules:
+        return sys.modules["codeblanks_deploy_cluster"]
+    path = Path(__file__).resolve().parents[2] / "deploy" / "cluster.py"
+    spec = importlib.util.spec_from_file_location("codeblanks_deploy_cluster", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and pickling look modules up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+# Below the kernel's ephemeral range, where no outgoing connection takes it (see there).
+free_port = load_cluster_module().free_port
 
 
 def _tool(script: str, module: str) -> list[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_live_server import _free_port
+from .ports import free_port
 
 DEADLINE = 60.0  # seconds the server is given to do what it must; it needs a fraction of that
 HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
@@ -32,7 +32,7 @@ def serving(tmp: Path, **env_vars: str):
     """One web process: the per-address cap is each process's own (web/door/workers.py), and
     with two the kernel may hand the nine connections of the cap test four to one, five to the
     other, so that neither is over its cap."""
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "CODEBLANKS_DATA_DIR": str(tmp),

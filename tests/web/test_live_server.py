@@ -13,14 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from .ports import free_port
+
 BODY_TIMEOUT = 1.0
 RUN_RATE = 3
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +24,7 @@ def server(tmp_path_factory):
     data = tmp_path_factory.mktemp("live")
     spool = data / "tmp"
     spool.mkdir()
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "CODEBLANKS_DATA_DIR": str(data),

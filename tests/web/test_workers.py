@@ -5,7 +5,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ import pytest
 from codeblanks.content.catalog import catalog
 from codeblanks.sandbox.testing import PATIENCE_S, wait_until
 
+from .ports import free_port
+
 RUN_RATE = 4  # programs a minute for one address, counted by the node, not by a worker
 # A course whose sample solution always fails: each grade of its lesson is left unjudged and
 # counted as a failed reference, in the worker that graded it.
@@ -26,15 +27,9 @@ FAILING_SOLUTION = "a = 2\nb = 3\ntotal = a + b\nraise RuntimeError('the sample 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Node:
     def __init__(self, tmp: Path, **env: str) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.log = tmp / "node.log"
         environ = {
             k: v
@@ -126,7 +121,7 @@ def node(tmp_path_factory):
     failing = tmp / "courses" / "failing"
     shutil.copytree(COURSE, failing)
     (failing / "01-sum" / "solution.py").write_text(FAILING_SOLUTION)
-    metrics_port = _free_port()
+    metrics_port = free_port()
     running = Node(
         tmp,
         CODEBLANKS_RUN_RATE=str(RUN_RATE),
