@@ -1,6 +1,9 @@
 """`codeblanks serve`: uvicorn with the ASGI app, migrations in local mode, the URL printed."""
 
 import dataclasses
+import gc
+import subprocess
+import sys
 
 import pytest
 
@@ -63,6 +66,12 @@ def test_a_server_loads_the_courses_before_it_takes_a_connection(monkeypatch):
         "load_every_language",
         lambda: listening_when_loaded.append(list(getattr(server, "servers", []))),
     )
+    settled = []  # the collector is set after the load, not here in the test's own process
+    monkeypatch.setattr(
+        importlib.import_module("codeblanks.web.door.heap"),
+        "settle",
+        lambda young: settled.append((young, len(listening_when_loaded))),
+    )
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
 
@@ -76,4 +85,26 @@ def test_a_server_loads_the_courses_before_it_takes_a_connection(monkeypatch):
 
         listening = asyncio.run(start_and_stop())
     assert listening_when_loaded == [[]]  # loaded once, before any listening server
+    assert settled == [(20000, 1)]  # then what was loaded was frozen (CODEBLANKS_GC_YOUNG)
     assert listening  # and then it listened
+
+
+@pytest.mark.parametrize("young", [20000, 0])
+def test_the_collector_freezes_what_is_loaded_and_looks_at_young_objects_less_often(young):
+    """In a fresh interpreter (the test's own would stay frozen): with a young threshold the
+    objects alive at start are frozen out of the collector; 0 leaves Python's own settings."""
+    probe = (
+        "import gc\n"
+        "from codeblanks.web.door import heap\n"
+        "kept = [[i] for i in range(5000)]\n"
+        f"heap.settle({young})\n"
+        "print(gc.get_threshold(), gc.get_freeze_count() >= 5000)\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.split()
+    default = gc.get_threshold()  # Python's (the suite leaves the collector alone)
+    if young:
+        assert shown == [f"({young},", f"{default[1]},", f"{default[2]})", "True"]
+    else:
+        assert shown == [f"({default[0]},", f"{default[1]},", f"{default[2]})", "False"]

@@ -159,6 +159,12 @@ SETTINGS: tuple[Setting, ...] = (
         "The From address of the e-mail the site sends.",
     ),
     Setting(
+        "CODEBLANKS_GC_YOUNG",
+        "20000",
+        "Allocations between two collections of a web process's youngest objects, once what it "
+        "loads at start is frozen out of the collector; 0: Python's own (700), nothing frozen.",
+    ),
+    Setting(
         "CODEBLANKS_WEB_WORKERS",
         "(one per core but one)",
         "Web processes `codeblanks serve` runs, sharing one port, one sandbox and one cache; 1: "
@@ -223,6 +229,7 @@ class Config:
     email_from: str
     site_url: str  # "" when unset: no password-reset mail is sent
     web_workers: int
+    gc_young: int
     # Set by `codeblanks serve` for its workers (not by operators): the parent's socket, through
     # which they share its sandbox and, with locmem://, its cache (door/workers.py). "" else.
     node_socket: str = ""
@@ -372,6 +379,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         email_from=env.get("CODEBLANKS_EMAIL_FROM") or "CodeBlanks <noreply@localhost>",
         site_url=site_url(env.get("CODEBLANKS_SITE_URL", "")),
         web_workers=_int(env, "CODEBLANKS_WEB_WORKERS", default_web_workers(), minimum=1),
+        gc_young=_int(env, "CODEBLANKS_GC_YOUNG", 20000),
         node_socket=env.get("CODEBLANKS_NODE_SOCKET", ""),
     )
 

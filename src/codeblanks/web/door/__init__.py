@@ -2,6 +2,7 @@
 (``asgi``), request bodies bounded in size and time (``bodies``), connections per address
 (``connections``), draining on stop (``draining``), database outages (``outages``), the request
 log and metrics (``requestlog``, ``metrics``, ``logs``), the middleware that every answer goes
-through (``middleware``), the server that runs it all (``serve``), and what is read off the
-request for everyone: the client's address (``addresses``) and the language (``languages``).
+through (``middleware``), the server that runs it all (``serve``) and its collector
+(``heap``), and what is read off the request for everyone: the client's address
+(``addresses``) and the language (``languages``).
 Nothing here knows lessons or learners: those are ``learner``, ``pages`` and ``views``."""

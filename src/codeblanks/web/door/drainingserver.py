@@ -31,10 +31,14 @@ class DrainingServer(uvicorn.Server):
         """The courses are loaded before the first connection is taken: a web worker that
         loaded them on its first requests kept a crowd waiting while it parsed. Here, uvicorn's
         thread that answers the parent's health checks already runs, so a slow load is not
-        taken for a hung worker."""
+        taken for a hung worker. What is loaded is then frozen out of the collector (heap.py)."""
+        from django.conf import settings
+
         from codeblanks.content.catalog import load_every_language
+        from codeblanks.web.door import heap
 
         load_every_language()
+        heap.settle(settings.CONFIG.gc_young)
         self.loop = asyncio.get_running_loop()
         await super().startup(sockets)
 
