@@ -79,6 +79,11 @@ def watch(on: bool = True) -> None:
     _Reload.on, _Reload.seen, _Reload.checked = on, (), 0.0
 
 
+def watching() -> bool:
+    """Whether the catalogue is reloaded when a file changes (``watch``)."""
+    return _Reload.on
+
+
 def _signature() -> tuple[tuple[str, int, int], ...]:
     """The name, size and modification time of every file under the course folders."""
     found = []

@@ -160,7 +160,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "CODEBLANKS_GC_YOUNG",
-        "20000",
+        "5000",
         "Allocations between two collections of a web process's youngest objects, once what it "
         "loads at start is frozen out of the collector; 0: Python's own (700), nothing frozen.",
     ),
@@ -379,7 +379,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         email_from=env.get("CODEBLANKS_EMAIL_FROM") or "CodeBlanks <noreply@localhost>",
         site_url=site_url(env.get("CODEBLANKS_SITE_URL", "")),
         web_workers=_int(env, "CODEBLANKS_WEB_WORKERS", default_web_workers(), minimum=1),
-        gc_young=_int(env, "CODEBLANKS_GC_YOUNG", 20000),
+        gc_young=_int(env, "CODEBLANKS_GC_YOUNG", 5000),
         node_socket=env.get("CODEBLANKS_NODE_SOCKET", ""),
     )
 

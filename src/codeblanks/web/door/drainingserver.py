@@ -34,11 +34,12 @@ class DrainingServer(uvicorn.Server):
         taken for a hung worker. What is loaded is then frozen out of the collector (heap.py)."""
         from django.conf import settings
 
-        from codeblanks.content.catalog import load_every_language
+        from codeblanks.content.catalog import load_every_language, watching
         from codeblanks.web.door import heap
 
         load_every_language()
-        heap.settle(settings.CONFIG.gc_young)
+        # Not under --reload: a catalogue frozen and then replaced would keep its cycles.
+        heap.settle(0 if watching() else settings.CONFIG.gc_young)
         self.loop = asyncio.get_running_loop()
         await super().startup(sockets)
 

@@ -1,14 +1,13 @@
-"""The serve process's garbage collector, set once the courses are loaded.
+"""The web process's cycle collector, set once the courses are loaded.
 
-Python's cycle collector looks at its youngest objects every 700 net allocations; a request makes
-thousands, so every in-flight request's objects (its template context, rows, frames) were seen
-alive again and again and moved on to older generations, and the full collections that came of it
-(78–91 ms each, every 5–7 s under a crowd) held every request in flight. Here the courses, the
-templates and everything else loaded before the first request are frozen out of every later
-collection (``gc.freeze``), and the youngest generation is collected every ``young`` allocations:
-a request's objects mostly die before they are looked at, fewer are promoted, and a full
-collection comes rarely and looks at little. The cost: garbage in reference cycles lives a little
-longer (at most ``young`` objects' worth). docs/performance.md, "The collector"."""
+Python looks at its youngest objects every 700 net allocations, and a request makes thousands:
+each request's objects were seen alive several times and moved on to older generations, whose
+collections then came often, and the full ones (80–140 ms) held every request in flight. Here
+what is loaded before the first request (the courses, the templates, Django) is frozen out of
+every later collection (``gc.freeze``), and the youngest generation is collected every ``young``
+allocations: fewer of a request's objects outlive it in the collector's eyes, and a full
+collection comes less often and looks at less. The cost: garbage in reference cycles waits at
+most ``young`` allocations longer. docs/performance.md, "The collector"."""
 
 from __future__ import annotations
 
