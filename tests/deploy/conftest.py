@@ -11,7 +11,11 @@ import urllib.parse
 
 import pytest
 
-from .nodes import CODEBLANKS, Node, free_port, load_cluster_module
+# tests/web/ports.py: the one way a test picks a port, and deploy/cluster.py as a module.
+from web.ports import cluster_module as load_cluster_module
+from web.ports import free_port
+
+from .nodes import CODEBLANKS, Node
 
 # The PostgreSQL server: the one the suite runs on (`make test` sets CODEBLANKS_DATABASE_URL),
 # else CI's. The test makes a database of its own there and drops it afterwards.

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
-import importlib.util
 import json
 import os
 import re
@@ -32,22 +31,6 @@ REQUEST_TIMEOUT_S = 30.0  # the first grading of a lesson also computes its refe
 STOP_TIMEOUT_S = 10.0
 # Straight to 127.0.0.1, whatever http_proxy/https_proxy the environment names.
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def load_cluster_module():
-    """deploy/cluster.py, the operator's script, imported by its path (it is not a package)."""
-    if "codeblanks_deploy_cluster" in sys.modules:
-        return sys.modules["codeblanks_deploy_cluster"]
-    path = Path(__file__).resolve().parents[2] / "deploy" / "cluster.py"
-    spec = importlib.util.spec_from_file_location("codeblanks_deploy_cluster", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses and pickling look modules up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-# Below the kernel's ephemeral range, where no outgoing connection takes it (see there).
-free_port = load_cluster_module().free_port
 
 
 def _tool(script: str, module: str) -> list[str]:

@@ -1,6 +1,6 @@
 """The port a server started by a test listens on: deploy/cluster.py's ``free_port``, which
-chooses below the kernel's ephemeral range (why is there), imported by the script's path as
-tests/deploy/nodes.py does."""
+chooses below the kernel's ephemeral range (why is there). The script is imported by its path
+(it is not a package), once, for every test package that needs it (tests/deploy too)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 
-def _cluster_module():
+def cluster_module():
+    """deploy/cluster.py, the operator's script, as a module."""
     name = "codeblanks_deploy_cluster"
     if name not in sys.modules:
         path = Path(__file__).resolve().parents[2] / "deploy" / "cluster.py"
@@ -20,4 +21,4 @@ def _cluster_module():
     return sys.modules[name]
 
 
-free_port = _cluster_module().free_port
+free_port = cluster_module().free_port
