@@ -13,10 +13,10 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from codeblanks.grading import Grade
-from codeblanks.web.learner import compiled, statements, store
+from codeblanks.web.learner import compiled, drafts, statements, store
 from codeblanks.web.learner.learners import Learner
 from codeblanks.web.learner.progress import Answer, Progress, progress_map
-from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
+from codeblanks.web.models import Attempt, Draft, LessonProgress, QuestionAnswer
 
 from .conftest import FIRST, LAST
 
@@ -90,6 +90,34 @@ def test_the_compiled_reads_and_writes_agree_with_the_orm(kind):
         (LAST.uuid, "incorrect", "softmax-axis-0", 1),
     ]
     assert kept[1].created_at == row.solved_at and kept[2].created_at.tzinfo is not None
+
+
+@pytest.mark.parametrize("kind", ["anonymous", "account"])
+def test_what_the_editor_starts_with_agrees_with_the_orm(kind):
+    """``drafts.shown`` reads the run's code and the draft through compiled statements: the
+    learner's own rows, with the times the models hold."""
+    if kind == "account":
+        learner = Learner(user_id=User.objects.create_user("ada").id)
+    else:
+        learner = Learner(anon_key="c" * 32)
+    other = Learner(user_id=User.objects.create_user("bea").id)
+    assert drafts.shown(learner, FIRST) == drafts.Shown(FIRST.exercise.starter, False, None)
+    store.code_save(learner=other, lesson=FIRST, code="theirs")
+    store.code_save(learner=learner, lesson=FIRST, code="ran = 'é'\n")
+    row = LessonProgress.objects.get(lesson_uuid=FIRST.uuid, **learner.owner)
+    assert drafts.shown(learner, FIRST) == drafts.Shown("ran = 'é'\n", False, row.code_saved_at)
+    assert drafts.shown(learner, LAST).code == LAST.exercise.starter
+    if kind == "anonymous":
+        return  # drafts are kept for accounts only
+    assert drafts.draft_save(learner=other, lesson=FIRST, code="their draft")
+    assert drafts.draft_save(learner=learner, lesson=FIRST, code="typed")
+    kept = Draft.objects.get(user_id=learner.user_id, lesson_uuid=FIRST.uuid)
+    assert kept.saved_at > row.code_saved_at
+    newer = drafts.Shown("typed", True, kept.saved_at)
+    assert drafts.shown(learner, FIRST) == newer == drafts.draft_get(learner, FIRST)
+    store.code_save(learner=learner, lesson=FIRST, code="ran again")  # the draft is older now
+    assert drafts.shown(learner, FIRST).code == "ran again"
+    assert drafts.draft_get(learner, FIRST) is None
 
 
 def test_an_insert_names_every_column_without_a_default():

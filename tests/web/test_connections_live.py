@@ -101,30 +101,50 @@ def _connect(port: int) -> socket.socket:
     return socket.create_connection(("127.0.0.1", port), timeout=DEADLINE)
 
 
-def test_unfinished_heads_and_silent_connections_are_closed(tmp_path):
+# The tests that need the same settings share a server (each start costs seconds of CPU); each
+# leaves it with every connection of its own closed and /healthz answering.
+@pytest.fixture(scope="module")
+def head_deadline(tmp_path_factory):
+    """Heads must arrive within a second; no cap per address."""
     with serving(
-        tmp_path, CODEBLANKS_HEAD_TIMEOUT="1", CODEBLANKS_CONNECTIONS_PER_ADDRESS="0"
+        tmp_path_factory.mktemp("head-deadline"),
+        CODEBLANKS_HEAD_TIMEOUT="1",
+        CODEBLANKS_CONNECTIONS_PER_ADDRESS="0",
     ) as port:
-        half = [_connect(port) for _ in range(40)]
-        for s in half:
-            s.sendall(HALF_HEAD)
-        silent = [_connect(port) for _ in range(40)]
-        assert _healthz(port, ELSEWHERE) == 200  # a fresh client is served meanwhile
-        for s in half:
-            answer = _until_closed(s)  # before the fix: no answer, ever (TimeoutError)
-            assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
-            assert b"did not arrive in time" in answer
-        for s in silent:
-            assert _until_closed(s) == b""  # closed without a word: nothing was asked
-        for s in half + silent:
-            s.close()
-        assert _healthz(port) == 200
+        yield port
 
 
-def test_after_an_answer_the_next_head_gets_a_deadline_too(tmp_path):
+@pytest.fixture(scope="module")
+def uncapped(tmp_path_factory):
+    """The default head deadline; no cap per address."""
+    with serving(
+        tmp_path_factory.mktemp("uncapped"), CODEBLANKS_CONNECTIONS_PER_ADDRESS="0"
+    ) as port:
+        yield port
+
+
+def test_unfinished_heads_and_silent_connections_are_closed(head_deadline):
+    port = head_deadline
+    half = [_connect(port) for _ in range(40)]
+    for s in half:
+        s.sendall(HALF_HEAD)
+    silent = [_connect(port) for _ in range(40)]
+    assert _healthz(port, ELSEWHERE) == 200  # a fresh client is served meanwhile
+    for s in half:
+        answer = _until_closed(s)  # before the fix: no answer, ever (TimeoutError)
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
+        assert b"did not arrive in time" in answer
+    for s in silent:
+        assert _until_closed(s) == b""  # closed without a word: nothing was asked
+    for s in half + silent:
+        s.close()
+    assert _healthz(port) == 200
+
+
+def test_after_an_answer_the_next_head_gets_a_deadline_too(head_deadline):
     """uvicorn's keep-alive timer stops at the first byte of the next request: a head begun
     after an answer and never finished held the connection for ever."""
-    with serving(tmp_path, CODEBLANKS_HEAD_TIMEOUT="1") as port, _connect(port) as s:
+    with _connect(head_deadline) as s:
         s.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
         first = b""
         while not first.endswith(b"}"):  # the health answer is one JSON object
@@ -182,33 +202,33 @@ ODD_HEADS = {
 }
 
 
-def test_odd_heads_a_long_one_and_a_pipelined_pair(tmp_path):
-    with serving(tmp_path, CODEBLANKS_CONNECTIONS_PER_ADDRESS="0") as port:
-        with _connect(port) as s:  # a field of 16 KiB, in pieces, its end never sent
-            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
-            for _ in range(16):  # (no more: bytes sent after the refusal would reset it)
-                s.sendall(b"x" * 1024)
-            answer = _until_closed(s)
-        assert answer.startswith(b"HTTP/1.1 431"), answer[:100]
-        assert b"longer than 16 KiB" in answer
-        long_head = HEALTHZ.replace(b"\r\n\r\n", b"\r\nX-Long: " + b"x" * 17000 + b"\r\n\r\n")
-        with _connect(port) as s:  # whole, in one piece
-            s.sendall(long_head)
-            assert _until_closed(s).startswith(b"HTTP/1.1 431")
-        with _connect(port) as s:  # two requests in one piece: both answered, in order
-            s.sendall(HEALTHZ.replace(b"Connection: close\r\n", b"") + HEALTHZ)
-            answer = _until_closed(s)
-        assert answer.count(b"HTTP/1.1 200") == 2, answer[:300]
-        for what, head in ODD_HEADS.items():
-            with _connect(port) as s:
-                s.sendall(head + b"Connection: close\r\n\r\n")
-                answer = _until_closed(s)  # within DEADLINE, or TimeoutError
-            status = int(answer[9:12]) if answer.startswith(b"HTTP/1.1 ") else None
-            assert status is not None and status < 500, (what, answer[:200])
-        assert _healthz(port) == 200
+def test_odd_heads_a_long_one_and_a_pipelined_pair(uncapped):
+    port = uncapped
+    with _connect(port) as s:  # a field of 16 KiB, in pieces, its end never sent
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
+        for _ in range(16):  # (no more: bytes sent after the refusal would reset it)
+            s.sendall(b"x" * 1024)
+        answer = _until_closed(s)
+    assert answer.startswith(b"HTTP/1.1 431"), answer[:100]
+    assert b"longer than 16 KiB" in answer
+    long_head = HEALTHZ.replace(b"\r\n\r\n", b"\r\nX-Long: " + b"x" * 17000 + b"\r\n\r\n")
+    with _connect(port) as s:  # whole, in one piece
+        s.sendall(long_head)
+        assert _until_closed(s).startswith(b"HTTP/1.1 431")
+    with _connect(port) as s:  # two requests in one piece: both answered, in order
+        s.sendall(HEALTHZ.replace(b"Connection: close\r\n", b"") + HEALTHZ)
+        answer = _until_closed(s)
+    assert answer.count(b"HTTP/1.1 200") == 2, answer[:300]
+    for what, head in ODD_HEADS.items():
+        with _connect(port) as s:
+            s.sendall(head + b"Connection: close\r\n\r\n")
+            answer = _until_closed(s)  # within DEADLINE, or TimeoutError
+        status = int(answer[9:12]) if answer.startswith(b"HTTP/1.1 ") else None
+        assert status is not None and status < 500, (what, answer[:200])
+    assert _healthz(port) == 200
 
 
-def test_a_pipelined_head_is_not_read_while_the_request_before_it_runs(tmp_path):
+def test_a_pipelined_head_is_not_read_while_the_request_before_it_runs(uncapped):
     """A head sent after a request that is still being answered waits in the kernel's buffers,
     not in the parser's: the bytes the connection takes stop at those buffers, where before it
     took all it could read while the request ran (55-58 MiB here, in one field without bound).
@@ -220,20 +240,20 @@ def test_a_pipelined_head_is_not_read_while_the_request_before_it_runs(tmp_path)
     )
     piece, bound = b"x" * (1 << 20), _buffered_mib() + 1  # (+1: what the parser read at once)
     most = 4 * bound
-    with serving(tmp_path, CODEBLANKS_CONNECTIONS_PER_ADDRESS="0") as port:
-        with _connect(port) as s:
-            s.sendall(slow + b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
-            s.settimeout(1.0)  # a send that cannot go on for a second: the buffers are full
-            taken = 0
-            with contextlib.suppress(TimeoutError, ConnectionError):
-                while taken < most:
-                    s.sendall(piece)
-                    taken += 1
-            answer = b""
-            with contextlib.suppress(ConnectionError):  # closed with bytes of ours unread
-                answer = _until_closed(s)
-        assert taken <= bound, f"the server took {taken} MiB of one head"
-        # (what comes back first is the run's answer, unless the close with our megabytes
-        # unread reset the connection and the kernel dropped it)
-        assert not answer or answer.startswith(b"HTTP/1.1 200"), answer[:200]
-        assert _healthz(port) == 200
+    port = uncapped
+    with _connect(port) as s:
+        s.sendall(slow + b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Long: ")
+        s.settimeout(1.0)  # a send that cannot go on for a second: the buffers are full
+        taken = 0
+        with contextlib.suppress(TimeoutError, ConnectionError):
+            while taken < most:
+                s.sendall(piece)
+                taken += 1
+        answer = b""
+        with contextlib.suppress(ConnectionError):  # closed with bytes of ours unread
+            answer = _until_closed(s)
+    assert taken <= bound, f"the server took {taken} MiB of one head"
+    # (what comes back first is the run's answer, unless the close with our megabytes
+    # unread reset the connection and the kernel dropped it)
+    assert not answer or answer.startswith(b"HTTP/1.1 200"), answer[:200]
+    assert _healthz(port) == 200

@@ -20,9 +20,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from codeblanks.content.model import Lesson
-from codeblanks.web.learner import quotas
+from codeblanks.web.learner import quotas, statements
 from codeblanks.web.learner.learners import Learner
-from codeblanks.web.models import Draft, LessonProgress
+from codeblanks.web.models import Draft
 
 
 @dataclass(frozen=True)
@@ -36,26 +36,28 @@ class Shown:
 
 
 def _run_code(learner: Learner, lesson: Lesson) -> tuple[str | None, datetime | None]:
-    """The code the learner's last Run kept (None: the starter) and when."""
-    row = (
-        LessonProgress.objects.filter(lesson_uuid=lesson.uuid, **learner.owner)
-        .values_list("code", "has_code", "code_saved_at")
-        .first()
-    )
-    if row is None:
+    """The code the learner's last Run kept (None: the starter) and when. (Both reads here are
+    compiled statements: every lesson page asks them, and building them through the ORM cost
+    more than the rest of the page's queries.)"""
+    shape, key = learner.owner_slots
+    rows = statements.run_code_row(shape, values={"lesson": lesson.uuid, **key})
+    if not rows:  # at most one: a learner has one row a lesson
         return None, None
-    code, has_code, at = row
+    code, has_code, at = rows[0]
     return (code if has_code else None), at
 
 
-def _newer_draft(learner: Learner, lesson: Lesson, ran_at: datetime | None) -> Draft | None:
+def _newer_draft(learner: Learner, lesson: Lesson, ran_at: datetime | None) -> Shown | None:
     if learner.user_id is None:
         return None
-    draft = Draft.objects.filter(user_id=learner.user_id, lesson_uuid=lesson.uuid).first()
-    return draft if draft is not None and (ran_at is None or draft.saved_at > ran_at) else None
+    rows = statements.draft_row(values={"user": learner.user_id, "lesson": lesson.uuid})
+    if not rows:  # at most one: a draft is unique by learner and lesson
+        return None
+    code, saved_at = rows[0]
+    return Shown(code, True, saved_at) if ran_at is None or saved_at > ran_at else None
 
 
-def draft_get(learner: Learner | None, lesson: Lesson) -> Draft | None:
+def draft_get(learner: Learner | None, lesson: Lesson) -> Shown | None:
     """The learner's draft of this lesson while it is newer than their run code, else None."""
     if learner is None or learner.user_id is None:
         return None
@@ -70,7 +72,7 @@ def shown(learner: Learner | None, lesson: Lesson) -> Shown:
     code, ran_at = _run_code(learner, lesson)
     draft = _newer_draft(learner, lesson, ran_at)
     if draft is not None:
-        return Shown(draft.code, True, draft.saved_at)
+        return draft
     return Shown(lesson.exercise.starter if code is None else code, False, ran_at)
 
 

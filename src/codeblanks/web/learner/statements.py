@@ -4,15 +4,16 @@ uses it). A statement is its builder function: the ORM's queryset with a ``slot`
 value changes between calls. ``shape`` is how the learner is selected: ``"user"`` (by account)
 or ``"anon"`` (by anonymous key), as ``Learner.owner_slots`` gives it with its slots' values.
 
-The store (``store``) and the progress reader (``progress``) call them; what each statement
-writes is checked against the ORM's own on both databases by tests/web/test_compiled.py."""
+The store (``store``), the progress reader (``progress``) and the drafts (``drafts``) call
+them; what each statement reads or writes is checked against the ORM's own on both databases by
+tests/web/test_compiled.py."""
 
 from __future__ import annotations
 
 from django.db.models import Func, IntegerField, QuerySet
 
 from codeblanks.web.learner import compiled
-from codeblanks.web.models import Attempt, LessonProgress, QuestionAnswer
+from codeblanks.web.models import Attempt, Draft, LessonProgress, QuestionAnswer
 
 
 def owner_filter(shape: str, prefix: str = "") -> dict[str, object]:
@@ -51,6 +52,24 @@ def answer_rows(shape: str) -> QuerySet:
     return QuestionAnswer.objects.filter(**owner_filter(shape, "progress__")).values_list(
         "progress_id", "question_id", "answer", "correct", "tries"
     )
+
+
+# ---- read: what the editor starts with (``drafts.shown``) ------------------------------------
+
+
+@compiled.select
+def run_code_row(shape: str) -> QuerySet:
+    """The program the learner's last Run kept in ``lesson``: the text, whether there is one,
+    and when it was saved (no row: the starter)."""
+    rows = LessonProgress.objects.filter(lesson_uuid=compiled.slot("lesson"), **owner_filter(shape))
+    return rows.values_list("code", "has_code", "code_saved_at")
+
+
+@compiled.select
+def draft_row() -> QuerySet:
+    """The signed-in learner's draft of ``lesson``: its text and when it was saved."""
+    rows = Draft.objects.filter(user_id=compiled.slot("user"), lesson_uuid=compiled.slot("lesson"))
+    return rows.values_list("code", "saved_at")
 
 
 # ---- write: saving code (``store.code_save``) -----------------------------------------------
