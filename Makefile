@@ -11,10 +11,10 @@ PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 # The SQLite stage in three workers (pytest-xdist), beside the PostgreSQL stage's two: most tests
 # wait on a sandbox child, a browser or a server, so one worker a core leaves the cores idle.
 # Fresh clones on 2 cores, alternated: 364 and 405 s for `make test` with four, 355 and 382 s
-# with three. Tests are handed out by work stealing, so the last minute is not one worker's
-# queue of long tests while the others sit idle (on a 2-core VM, 2026-12-07: the stage in 280 s
-# against 302 s, and 309 s with four workers). `make test XDIST=` runs in one.
-XDIST ?= -n 3 --dist worksteal
+# with three (and on a faster 2-core VM on 2026-12-07, 302 s for the stage with three, 309 s with
+# four; handing tests out by work stealing, 280, 304 and 312 s: no gain the noise resolves).
+# `make test XDIST=` runs in one.
+XDIST ?= -n 3
 
 # Python keeps what it compiles (__pycache__, ignored by git) even where the environment says
 # PYTHONDONTWRITEBYTECODE: without the cache every process compiles every module it imports
