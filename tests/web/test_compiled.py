@@ -109,8 +109,8 @@ def test_what_the_editor_starts_with_agrees_with_the_orm(kind):
     assert drafts.shown(learner, LAST).code == LAST.exercise.starter
     if kind == "anonymous":
         return  # drafts are kept for accounts only
-    assert drafts.draft_save(learner=other, lesson=FIRST, code="their draft")
-    assert drafts.draft_save(learner=learner, lesson=FIRST, code="typed")
+    assert isinstance(drafts.draft_save(learner=other, lesson=FIRST, code="their"), datetime)
+    assert isinstance(drafts.draft_save(learner=learner, lesson=FIRST, code="typed"), datetime)
     kept = Draft.objects.get(user_id=learner.user_id, lesson_uuid=FIRST.uuid)
     assert kept.saved_at > row.code_saved_at
     newer = drafts.Shown("typed", True, kept.saved_at)
