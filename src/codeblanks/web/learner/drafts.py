@@ -36,9 +36,9 @@ class Shown:
 
 
 def _run_code(learner: Learner, lesson: Lesson) -> tuple[str | None, datetime | None]:
-    """The code the learner's last Run kept (None: the starter) and when. (Both reads here are
-    compiled statements: every lesson page asks them, and building them through the ORM cost
-    more than the rest of the page's queries.)"""
+    """The code the learner's last Run kept (None: the starter) and when. Both reads here are
+    compiled statements, as every lesson page makes them (docs/performance.md, "Compiled
+    statements")."""
     shape, key = learner.owner_slots
     rows = statements.run_code_row(shape, values={"lesson": lesson.uuid, **key})
     if not rows:  # at most one: a learner has one row a lesson
