@@ -31,8 +31,11 @@ after the first rate missed (``--all``: runs every rate).
 virtualenv, PYTHONPATH at its src/; or a folder: another checkout, run with its own ``.venv``
 when it has one, as when the two differ in their dependencies), both nodes up at once, the two
 measured alternately at each rate (the order swapped from one rate to the next), printed side by
-side. ``--versus K=V,...``: the same against this tree under other settings
-(``CODEBLANKS_WEB_WORKERS=2``): what a setting buys.
+side. The node measured second at a rate meets the load the first left (the load average rises
+through a run): past a few rates the order decides little, but at the knee it can decide which
+looks better, so compare with ``--rounds 2`` (each rate twice per node, A B then B A, the
+rounds pooled in the summary), or more. ``--versus K=V,...``: the same against this tree under
+other settings (``CODEBLANKS_WEB_WORKERS=2``): what a setting buys.
 """
 
 from __future__ import annotations
@@ -134,6 +137,35 @@ class Rate:
             f"{self.machine_busy:5.0%}  {self.load_start}->{self.load_end}"
             f"  {'held' if self.held() else 'MISSED'}"
         )
+
+
+def pooled(rounds: list[Rate]) -> Rate:
+    """One rate's rounds as one: the steps pooled (so the percentiles are over all of them),
+    the counts summed, the CPU per step weighted by the steps offered."""
+    out = Rate(rounds[0].offered, rounds[0].label, load_start=rounds[0].load_start,
+               load_end=rounds[-1].load_end)  # fmt: skip
+    for r in rounds:
+        out.step_ms += r.step_ms
+        out.page_ms += r.page_ms
+        out.run_ms += r.run_ms
+        out.errors += r.errors
+        out.busy += r.busy
+        out.examples = (out.examples + r.examples)[:3]
+        out.seconds += r.seconds
+        out.arrivals += r.arrivals
+        out.window += r.window
+        out.learners = max(out.learners, r.learners)
+
+    def weighted(values: list[float], weights: list[float]) -> float:
+        pairs = [(v, w) for v, w in zip(values, weights, strict=True) if v == v]  # not NaN
+        total = sum(w for _, w in pairs)
+        return sum(v * w for v, w in pairs) / total if total else float("nan")
+
+    steps = [float(r.arrivals) for r in rounds]
+    out.cpu_ms = weighted([r.cpu_ms for r in rounds], steps)
+    out.client_ms = weighted([r.client_ms for r in rounds], steps)
+    out.machine_busy = weighted([r.machine_busy for r in rounds], [r.window for r in rounds])
+    return out
 
 
 HEADER = " rate  ach/s  p50 ms  p95 ms  p99 ms page95  run95  err busy cpu/st cli/st  mach  load"
@@ -274,26 +306,31 @@ async def main_async(args, nodes: list[tuple[str, realnode.Served | None]]) -> i
             idle = (served.cpu_ms() - cpu0) / (time.monotonic() - start)
             print(f"[{label}] idle, the server tree uses {idle:.1f} ms of CPU per second "
                   f"(load {load()})", flush=True)  # fmt: skip
-    results: list[list[Rate]] = [[] for _ in nodes]
+    results: list[list[Rate]] = [[] for _ in nodes]  # per rate, the rounds pooled
     print(f"steps: GET the lesson page + POST Run (htmx form, CSRF), {args.seconds:.0f} s per "
           f"rate; held = step p95 <= {TARGET_P95_MS:.0f} ms, 0 errors, 0 busy, >= 90 % of the "
           f"rate offered achieved (ach/s: steps answered right / seconds from the first offer to "
           f"the last answer)", flush=True)  # fmt: skip
     print(f"  {HEADER}", flush=True)
     for i, offered in enumerate(rates):
-        order = list(range(len(nodes)))
-        if i % 2:
-            order.reverse()  # alternate which tree goes first
-        for k in order:
-            url, served = nodes[k]
-            rate = await offer(drivers[k], served, Rate(offered, labels[k]), args.seconds)
-            results[k].append(rate)
-            extra = f"\n      e.g. {rate.examples}" if rate.examples else ""
-            print(f"  [{labels[k]}] {rate.row()}{extra}", flush=True)
+        rounds: list[list[Rate]] = [[] for _ in nodes]
+        for r in range(args.rounds):
+            order = list(range(len(nodes)))
+            if (i + r) % 2:
+                order.reverse()  # which tree goes first alternates by rate and by round
+            for k in order:
+                url, served = nodes[k]
+                rate = await offer(drivers[k], served, Rate(offered, labels[k]), args.seconds)
+                rounds[k].append(rate)
+                extra = f"\n      e.g. {rate.examples}" if rate.examples else ""
+                print(f"  [{labels[k]}] {rate.row()}{extra}", flush=True)
+        for k in range(len(nodes)):
+            results[k].append(pooled(rounds[k]))
         if not args.all and not any(results[k][-1].held() for k in range(len(nodes))):
             break
-    print("\nper rate (steps/s offered; step latency in ms; CPU per step of the server's whole "
-          "process tree, ms):")  # fmt: skip
+    pooled_note = f", the {args.rounds} rounds pooled" if args.rounds > 1 else ""
+    print(f"\nper rate (steps/s offered; step latency in ms; CPU per step of the server's whole "
+          f"process tree, ms{pooled_note}):")  # fmt: skip
     for k, label in enumerate(labels):
         print(f"{label}:\n  {HEADER}")
         for rate in results[k]:
@@ -317,6 +354,10 @@ def main() -> int:
     parser.add_argument("--rates", default="10,20,30,40,50,60,70,80", help="steps/s, in order")
     parser.add_argument("--seconds", type=float, default=15.0, help="each rate's length")
     parser.add_argument("--all", action="store_true", help="every rate, even after a miss")
+    parser.add_argument(
+        "--rounds", type=int, default=1,
+        help="each rate this many times per node, which node goes first alternating (2: ABBA)",
+    )  # fmt: skip
     parser.add_argument(
         "--baseline", help="a commit, or a checkout with its own .venv, to compare with"
     )
