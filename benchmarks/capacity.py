@@ -366,6 +366,8 @@ def main() -> int:
     )
     parser.add_argument("--url", help="a node already serving (its CPU is not counted)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds: at least 1")
     if args.url:
         return asyncio.run(main_async(args, [(args.url, None)]))
     with contextlib.ExitStack() as stack:
