@@ -154,7 +154,7 @@ def pooled(rounds: list[Rate]) -> Rate:
         out.seconds += r.seconds
         out.arrivals += r.arrivals
         out.window += r.window
-        out.learners = max(out.learners, r.learners)
+        out.learners += r.learners
 
     def weighted(values: list[float], weights: list[float]) -> float:
         pairs = [(v, w) for v, w in zip(values, weights, strict=True) if v == v]  # not NaN
