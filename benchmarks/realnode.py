@@ -11,9 +11,11 @@ the client's, and every request crosses a real loopback socket and uvicorn's HTT
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import importlib.util
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -147,7 +149,8 @@ def serve(
     """``codeblanks serve`` on a free loopback port with SQLite in a temporary directory and the
     rate limit off (the caller's other CODEBLANKS_* settings pass on), from ``src`` (a tree's
     ``src/`` folder: this one by default, or a checkout of another commit), run with ``python``
-    (this virtualenv's by default); stopped at the end, its logged errors printed."""
+    (this virtualenv's by default); stopped at the end, its logged errors and warnings printed
+    (``_report_log``)."""
     src = src or ROOT / "src"
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="codeblanks-bench-") as data:
@@ -192,18 +195,34 @@ def serve(
                 proc.kill()
                 proc.wait()
             log.close()
-            lines = _tail(data, 4 << 20).splitlines()
-            # The node logs JSON lines (or text): show its errors, not its request lines.
-            errors = [
-                line
-                for line in lines
-                if "Traceback" in line or '"level": "error"' in line or line.startswith("ERROR")
-            ]
-            if errors:  # the node's own errors count too
-                print(
-                    f"the node ({label}) logged errors:\n"
-                    + "\n".join(e[:4000] for e in errors[-20:])
-                )
+            _report_log(data, label, proc.pid)
+
+
+def _report_log(data: str, label: str, pid: int) -> None:
+    """Print what the node logged beyond its request lines, read from the whole log (a crowd's
+    node writes tens of MB of them): its errors, and its warnings but the stop's own. When there
+    are any, the log is kept outside the node's folder, which goes with it, and its path said."""
+    errors: collections.deque[str] = collections.deque(maxlen=20)
+    warnings: collections.deque[str] = collections.deque(maxlen=20)
+    counts = collections.Counter[str]()
+    path = Path(data) / "serve.log"
+    with contextlib.suppress(OSError), path.open(errors="replace") as lines:
+        for line in lines:
+            if "Traceback" in line or '"level": "error"' in line or line.startswith("ERROR"):
+                errors.append(line.rstrip()[:4000])
+                counts["errors"] += 1
+            elif '"level": "warning"' in line and '"message": "stopping:' not in line:
+                warnings.append(line.rstrip()[:4000])
+                counts["warnings"] += 1
+    for kind, found in (("errors", errors), ("warnings", warnings)):
+        if found:  # the node's own errors count too
+            shown = f", the last {len(found)}" if counts[kind] > len(found) else ""
+            print(f"the node ({label}) logged {counts[kind]} {kind}{shown}:\n" + "\n".join(found))
+    if errors or warnings:
+        kept = Path(tempfile.gettempdir()) / f"codeblanks-bench-node-{pid}.log"
+        with contextlib.suppress(OSError):
+            shutil.copyfile(path, kept)
+            print(f"the node's ({label}) whole log is kept in {kept}")
 
 
 def _tail(data: str, size: int = 2000) -> str:
