@@ -335,22 +335,44 @@ class Connection:
         status_line = await self.reader.readline()
         if not status_line:
             raise ConnectionResetError("the server closed the connection")
-        status = int(status_line.split()[1])
-        length, close = 0, False
+        parts = status_line.split()
+        if len(parts) < 2 or not parts[0].startswith(b"HTTP/") or not parts[1].isdigit():
+            # out of step with the server (an answer read short): the caller drops the connection
+            raise ValueError(f"not an HTTP status line: {status_line[:100]!r}")
+        status = int(parts[1])
+        length: int | None = None
+        close = chunked = False
         while (line := await self.reader.readline()) not in (b"\r\n", b"\n", b""):
             name, _, value = line.decode("latin-1").partition(":")
             name, value = name.strip().lower(), value.strip()
             if name == "content-length":
                 length = int(value)
+            elif name == "transfer-encoding" and "chunked" in value.lower():
+                chunked = True
             elif name == "connection" and value.lower() == "close":
                 close = True
             elif name == "set-cookie" and self.cookies is not None:
                 key, _, rest = value.partition("=")
                 self.cookies[key.strip()] = rest.split(";", 1)[0]
-        body = await self.reader.readexactly(length)
+        if chunked:
+            body = await self._chunks()
+        elif length is None and status >= 200 and status not in (204, 304):
+            body, close = await self.reader.read(), True  # the body runs to the close
+        else:
+            body = await self.reader.readexactly(length or 0)
         if close:
             await self.close()
         return status, body
+
+    async def _chunks(self) -> bytes:
+        assert self.reader is not None
+        body = b""
+        while size := int((await self.reader.readline()).split(b";")[0].strip() or b"0", 16):
+            body += await self.reader.readexactly(size)
+            await self.reader.readline()  # the chunk's CRLF
+        while (await self.reader.readline()) not in (b"\r\n", b"\n", b""):  # trailers
+            pass
+        return body
 
     async def close(self) -> None:
         if self.writer is not None:
