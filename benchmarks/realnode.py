@@ -200,7 +200,7 @@ def serve(
 
 def _report_log(data: str, label: str, pid: int) -> None:
     """Print what the node logged beyond its request lines, read from the whole log (a crowd's
-    node writes tens of MB of them): its errors, and its warnings but the stop's own. When there
+    node writes tens of MB of them): its errors, and its warnings except the stop's own. When there
     are any, the log is kept outside the node's folder, which goes with it, and its path said."""
     errors: collections.deque[str] = collections.deque(maxlen=20)
     warnings: collections.deque[str] = collections.deque(maxlen=20)

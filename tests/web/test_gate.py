@@ -156,6 +156,41 @@ def test_a_lent_permit_comes_back_before_the_requests_that_arrived_meanwhile():
     asyncio.run(scenario())
 
 
+def test_a_run_back_from_the_sandbox_waits_for_its_permit_at_most_the_gate_wait():
+    """A Run holds its site thread while the sandbox has its program. When such Runs hold every
+    site thread, the requests that took the permits meanwhile wait for a thread, and a Run that
+    waited for a permit to come back would wait for ever: the node answered every later request
+    503 (seen under a crowd past the knee, docs/changelog.md). It waits the gate's wait, then
+    finishes without one, which frees its thread."""
+
+    async def scenario():
+        door, order = gate.Gate(1, wait_s=0.05), []
+        in_sandbox, sandbox_done = asyncio.Event(), asyncio.Event()
+        thread_free = asyncio.Event()  # the one site thread, held by the Run until it ends
+
+        async def run():
+            async with gate.lent():
+                in_sandbox.set()
+                await sandbox_done.wait()
+            order.append("run ends")
+            thread_free.set()
+
+        async def page():  # its permit taken, it waits for a site thread
+            await thread_free.wait()
+            order.append("page")
+
+        running = asyncio.create_task(gate.through(door, run))
+        await asyncio.wait_for(in_sandbox.wait(), PATIENCE_S)
+        served = asyncio.create_task(gate.through(door, page))
+        await settled(lambda: door.in_use == 1, "the page holding the lent permit")
+        sandbox_done.set()
+        await asyncio.wait_for(asyncio.gather(running, served), PATIENCE_S)
+        assert order == ["run ends", "page"]
+        assert door.in_use == 0 and door.waiting == 0
+
+    asyncio.run(scenario())
+
+
 def test_a_request_that_waits_too_long_is_not_run():
     async def scenario():
         door, started = gate.Gate(1, wait_s=0.05), []

@@ -8,7 +8,9 @@ in arrival order, on the event loop; a request whose client leaves while it wait
 unrun. A Run lends its permit back while the sandbox has its program (``Lending``), so Runs
 queued for a sandbox slot never hold pages up, and it takes one again ahead of the requests
 still waiting: it has work in hand. So does a request's thread while it waits on a server
-outside the node (``outside``: an LMS), so that a slow LMS cannot hold the site up.
+outside the node (``outside``: an LMS), so that a slow LMS cannot hold the site up. Taking it
+back waits at most ``CODEBLANKS_SITE_WAIT`` and then goes on without one (``take_back``): such a
+request holds a site thread, and the permits may all be held by requests waiting for a thread.
 
 A request that waits longer than ``CODEBLANKS_SITE_WAIT`` is not run but answered 503 in words
 at once (``Full``; outages.overloaded): past what a node holds, the wait of every request served
@@ -98,6 +100,16 @@ class Permit:
         else:
             self.held = True
 
+    async def take_back(self) -> None:
+        """Take a permit again after lending it (ahead of arrivals), waiting at most the gate's
+        ``wait_s``, then going on without one. The request holds a site thread meanwhile, and
+        when Runs away at the sandbox hold every site thread, every permit can be held by
+        requests waiting for a thread: waiting longer would wait for ever (docs/performance.md,
+        "The site's gate")."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.gate.wait_s):
+                await self.take(returning=True)
+
     def give_back(self) -> None:
         if self.held:
             self.held = False
@@ -148,7 +160,7 @@ async def lent() -> AsyncIterator[None]:
         yield
     finally:
         if not permit.closed:
-            await permit.take(returning=True)
+            await permit.take_back()
 
 
 @contextlib.contextmanager
@@ -164,7 +176,7 @@ def outside() -> Iterator[None]:
         yield
     finally:
         if lending:  # not when an outer block (or a Run) has lent it already
-            asyncio.run_coroutine_threadsafe(permit.take(returning=True), permit.loop).result()
+            asyncio.run_coroutine_threadsafe(permit.take_back(), permit.loop).result()
 
 
 async def _lend(permit: Permit) -> bool:
