@@ -134,7 +134,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "CODEBLANKS_SITE_WAIT",
         "5",
-        "Seconds a request may wait for one of those; then it is answered 503, not run.",
+        "Seconds a request may wait for one of those; then it is answered 503, not run (a Run back "
+        "from the sandbox waits as long to take its permit back, then finishes without one).",
     ),
     Setting(
         "CODEBLANKS_HSTS_SECONDS",
