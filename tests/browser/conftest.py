@@ -60,9 +60,16 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": FLAGS}
 
 
+# Every context asks for reduced motion, as some learners' systems do: the site then blinks
+# nothing (app.css). A blinking cursor in a focused editor keeps headless Chromium drawing
+# frames, ~5 % of a core per page while a test waits; test_learner.py holds that the cursor
+# still blinks for everyone else.
+QUIET = {"reduced_motion": "reduce"}
+
+
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 900}}
+    return {**browser_context_args, **QUIET, "viewport": {"width": 1280, "height": 900}}
 
 
 @pytest.fixture(autouse=True)
@@ -179,7 +186,7 @@ def another_page(browser):
     contexts = []
 
     def make(**options):
-        contexts.append(browser.new_context(**options))
+        contexts.append(browser.new_context(**{**QUIET, **options}))
         return contexts[-1].new_page()
 
     yield make

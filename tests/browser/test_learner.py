@@ -135,3 +135,17 @@ def test_code_and_progress_survive_reload_and_sign_up(site, page):
     page.goto(f"{site}/progress/")
     expect(page.locator(".stats")).to_contain_text("Runs")
     expect(page.locator(".progress-table").first).to_contain_text(first.title)
+
+
+def test_the_cursor_blinks_unless_the_learner_asks_for_less_motion(site, page, another_page):
+    """Every test context asks for reduced motion (conftest.py): the focused editor's cursor
+    then stays lit, and it blinks for a learner who did not ask."""
+    for tab, blinks in ((page, False), (another_page(reduced_motion="no-preference"), True)):
+        tab.goto(f"{site}/lessons/{QKV}/")
+        tab.locator(".cb-editor .cm-content").click()
+        layer = tab.locator(
+            ".cb-editor.cm-focused .cm-cursorLayer, .cb-editor .cm-focused .cm-cursorLayer"
+        )
+        expect(layer).to_have_count(1)
+        animation = layer.evaluate("e => getComputedStyle(e).animationName")
+        assert (animation != "none") == blinks, (blinks, animation)
