@@ -40,6 +40,12 @@ class ClusterError(RuntimeError):
     """A part did not start or stop; the message says which and shows the end of its log."""
 
 
+def _core(index: int) -> str:
+    """The core for the web threads of the ``index``-th node: one each, in turn."""
+    cores = sorted(os.sched_getaffinity(0))
+    return str(cores[index % len(cores)]) if len(cores) > 1 else "off"
+
+
 def free_port() -> int:
     """A port nothing listens on, below the kernel's ephemeral range (ip_local_port_range).
 
@@ -391,8 +397,10 @@ class Cluster:
             "CODEBLANKS_METRICS_LISTEN": f"127.0.0.1:{node.metrics_port}",
             "CODEBLANKS_LOG_FORMAT": "json",
             "CODEBLANKS_DRAIN_SECONDS": "2.5",  # HAProxy here: a check a second, out after two
-            # the nodes share this one machine's cores: a web process each, unless asked
+            # the nodes share this one machine's cores: a web process each, unless asked, its
+            # threads each on a core of its own where there are enough (web/door/cpus.py)
             "CODEBLANKS_WEB_WORKERS": "1",
+            "CODEBLANKS_WEB_CPU": _core(self.nodes.index(node)),
             **self.settings,
         }
 

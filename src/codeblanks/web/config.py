@@ -230,6 +230,7 @@ class Config:
     email_from: str
     site_url: str  # "" when unset: no password-reset mail is sent
     web_workers: int
+    web_cpu: str  # "auto", "off" or a core's number (door/cpus.py)
     gc_young: int
     # Set by `codeblanks serve` for its workers (not by operators): the parent's socket, through
     # which they share its sandbox and, with locmem://, its cache (door/workers.py). "" else.
@@ -380,6 +381,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Config:
         email_from=env.get("CODEBLANKS_EMAIL_FROM") or "CodeBlanks <noreply@localhost>",
         site_url=site_url(env.get("CODEBLANKS_SITE_URL", "")),
         web_workers=_int(env, "CODEBLANKS_WEB_WORKERS", default_web_workers(), minimum=1),
+        web_cpu=_web_cpu(env),
         gc_young=_int(env, "CODEBLANKS_GC_YOUNG", 5000),
         node_socket=env.get("CODEBLANKS_NODE_SOCKET", ""),
     )
@@ -406,6 +408,18 @@ def site_url(raw: str) -> str:
     ):
         raise ConfigError(f"CODEBLANKS_SITE_URL={raw!r}: {problem}")
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def _web_cpu(env: Mapping[str, str]) -> str:
+    """``auto`` (one core, chosen by the port, where there are two or more), ``off``, or the
+    number of a core this process may use."""
+    raw = (env.get("CODEBLANKS_WEB_CPU") or "auto").strip().lower()
+    if raw in ("auto", "off"):
+        return raw
+    if not raw.isdigit() or int(raw) not in os.sched_getaffinity(0):
+        cores = ", ".join(str(c) for c in sorted(os.sched_getaffinity(0)))
+        raise ConfigError(f"CODEBLANKS_WEB_CPU={raw!r}: use auto, off or one of the cores {cores}")
+    return str(int(raw))
 
 
 def default_web_workers() -> int:

@@ -137,6 +137,8 @@ def build_root(cfg: dict[str, Any]) -> None:
 
 def main() -> None:
     cfg = json.loads(sys.argv[1])
+    # Every core the node was given: the web process may keep its own threads on one.
+    os.sched_setaffinity(0, cfg["cpus"])
     if cfg["ctl_fd"] != 3:  # the zygote finds its control socket on fd 3
         os.dup2(cfg["ctl_fd"], 3)
         os.close(cfg["ctl_fd"])

@@ -52,10 +52,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None)
 
         node.serve(options, workers, config, announce)
         return
+    from codeblanks.web.door import cpus
     from codeblanks.web.door.asgi import application
 
+    if (core := cpus.chosen(config.web_cpu, port)) is not None:
+        cpus.keep_on(core)  # one process serves: its threads on one core (cpus.py)
     metrics_url = _start_metrics(config)
-    print(f"CodeBlanks is serving on http://{shown}:{port}/  ({_what(config, metrics_url)})",
+    held = "" if core is None else f"; web threads on core {core}"
+    print(f"CodeBlanks is serving on http://{shown}:{port}/  ({_what(config, metrics_url)}{held})",
           flush=True)  # fmt: skip
     http = options.pop("http")
     _run(application, http=http(), **options)

@@ -1,0 +1,145 @@
+"""One core for the web process's threads (web/door/cpus.py, ``CODEBLANKS_WEB_CPU``): a real
+``codeblanks serve`` keeps every thread of its one process on one core, and the sandbox's
+processes on every core it was given."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from codeblanks.sandbox.testing import wait_until
+from codeblanks.web.config import ConfigError, from_env
+from codeblanks.web.door.cpus import chosen
+
+from .ports import free_port
+
+CPUS = frozenset(os.sched_getaffinity(0))
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def test_auto_takes_a_core_by_the_port_where_there_are_two_or_more():
+    assert chosen("auto", 8001, frozenset({0, 1})) == 1
+    assert chosen("auto", 8002, frozenset({0, 1})) == 0
+    assert chosen("auto", 8003, frozenset({2, 5, 7})) == 7
+    assert chosen("auto", 8001, frozenset({3})) is None  # one core: nothing to keep
+    assert chosen("off", 8001, frozenset({0, 1})) is None
+    assert chosen("0", 8001, frozenset({0, 1})) == 0
+
+
+def test_a_core_the_process_may_not_use_is_refused_in_words(tmp_path):
+    here = {"CODEBLANKS_DATA_DIR": str(tmp_path)}
+    with pytest.raises(ConfigError, match=r"CODEBLANKS_WEB_CPU='9999': use auto, off or one of"):
+        from_env({**here, "CODEBLANKS_WEB_CPU": "9999"})
+    with pytest.raises(ConfigError, match="CODEBLANKS_WEB_CPU='fast'"):
+        from_env({**here, "CODEBLANKS_WEB_CPU": "fast"})
+    assert from_env(here).web_cpu == "auto"
+    assert from_env({**here, "CODEBLANKS_WEB_CPU": " OFF "}).web_cpu == "off"
+
+
+def _allowed(pid: int, task: int | None = None) -> frozenset[int]:
+    where = f"/proc/{pid}" + (f"/task/{task}" if task else "")
+    return frozenset(os.sched_getaffinity(task or pid)) if Path(where).exists() else frozenset()
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, stack = set(), [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.add(child)
+            stack.append(child)
+    return found
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (FileNotFoundError, ProcessLookupError):
+        return b""
+
+
+def _every_core_for_the_sandbox(node: int) -> None:
+    sandbox = {pid: _allowed(pid) for pid in _descendants(node)}
+    assert sandbox, "the node has no sandbox processes"
+    assert all(cpus in (CPUS, frozenset()) for cpus in sandbox.values()), sandbox
+
+
+def graded(port: int) -> bool:
+    """Whether the node at ``port`` runs a program (False while it cannot answer yet)."""
+    ask = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/run",
+        data=json.dumps({"code": "print(6 * 7)"}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        with DIRECT.open(ask, timeout=60) as answer:
+            return json.loads(answer.read()).get("stdout") == "42\n"
+    except OSError:
+        return False
+
+
+def _serve(tmp: Path, setting: str):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEBLANKS_", "DJANGO_"))}
+    env.update({"CODEBLANKS_DATA_DIR": str(tmp), "CODEBLANKS_WEB_CPU": setting})
+    log = (tmp / "node.log").open("w")
+    cli = Path(sys.executable).with_name("codeblanks")
+    proc = subprocess.Popen(
+        [str(cli), "serve", "--port", str(port), "--workers", "1"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+    def answering() -> bool:
+        assert proc.poll() is None, (tmp / "node.log").read_text()[-3000:]
+        return graded(port)
+
+    wait_until(answering, "the node graded a program")
+    return proc, port, log
+
+
+@pytest.mark.skipif(len(CPUS) < 2, reason="one core: there is no other to keep threads off")
+@pytest.mark.parametrize("setting", ["auto", "off"])
+def test_the_web_threads_keep_one_core_and_the_sandbox_every_core(tmp_path, setting):
+    proc, port, log = _serve(tmp_path, setting)
+    try:
+        tasks = [int(t) for t in os.listdir(f"/proc/{proc.pid}/task")]
+        held = {_allowed(proc.pid, t) for t in tasks} - {frozenset()}
+        expected = {frozenset({sorted(CPUS)[port % len(CPUS)]})} if setting == "auto" else {CPUS}
+        assert held == expected, (setting, port, held)
+        _every_core_for_the_sandbox(proc.pid)
+        # A zygote started again is started by a thread that keeps one core: it takes them all
+        # back (inside/namespaces.py).
+        zygotes = [p for p in _descendants(proc.pid) if b"zygote.py" in _cmdline(p)]
+        assert zygotes, "no zygote found"
+        for zygote in zygotes:
+            os.kill(zygote, signal.SIGKILL)
+        wait_until(
+            lambda: any(
+                b"zygote.py" in _cmdline(p) and p not in zygotes for p in _descendants(proc.pid)
+            ),
+            "the sandbox started a new zygote",
+        )
+        wait_until(lambda: graded(port), "the node graded a program again")
+        _every_core_for_the_sandbox(proc.pid)
+        if setting == "auto":
+            on = sorted(CPUS)[port % len(CPUS)]
+            assert f"web threads on core {on}" in (tmp_path / "node.log").read_text()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+        log.close()
