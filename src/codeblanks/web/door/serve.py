@@ -55,14 +55,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None)
     from codeblanks.web.door import cpus
     from codeblanks.web.door.asgi import application
 
-    if (core := cpus.chosen(config.web_cpu, port)) is not None:
-        cpus.keep_on(core)  # one process serves: its threads on one core (cpus.py)
+    core = cpus.chosen(config.web_cpu, port)  # one process serves: its threads on one core
     metrics_url = _start_metrics(config)
     held = "" if core is None else f"; web threads on core {core}"
     print(f"CodeBlanks is serving on http://{shown}:{port}/  ({_what(config, metrics_url)}{held})",
           flush=True)  # fmt: skip
     http = options.pop("http")
-    _run(application, http=http(), **options)
+    _run(application, http=http(), core=core, **options)
 
 
 def _options(config, *, host: str, port: int) -> dict:
@@ -131,6 +130,11 @@ def _what(config, metrics_url: str) -> str:
     return "; ".join(parts)
 
 
-def _run(app, *, stop_timeout_s: float, drain_s: float, **options) -> None:
-    """``uvicorn.run``, with SIGTERM (and the first Ctrl+C) draining before the exit."""
+def _run(app, *, stop_timeout_s: float, drain_s: float, core: int | None = None, **options) -> None:
+    """``uvicorn.run``, with SIGTERM (and the first Ctrl+C) draining before the exit; with
+    ``core``, every thread of this process kept on it (cpus.py)."""
+    if core is not None:
+        from codeblanks.web.door import cpus
+
+        cpus.keep_on(core)
     DrainingServer(uvicorn.Config(app, **options), drain_s, stop_timeout_s).run()
