@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import codeblanks
 from codeblanks.sandbox.testing import wait_until
 from codeblanks.web.config import ConfigError, from_env
 from codeblanks.web.door.cpus import chosen
@@ -20,6 +21,8 @@ from codeblanks.web.door.cpus import chosen
 from .ports import free_port
 
 CPUS = frozenset(os.sched_getaffinity(0))
+COURSE = Path(codeblanks.__file__).parent / "courses/python-from-the-first-line"
+FIRST = COURSE / "01-print-and-variables"
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -94,6 +97,33 @@ def graded(port: int) -> bool:
         return False
 
 
+def _ppid(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
+def _readers(node: int) -> list[int]:
+    """The reading pool's workers (sandbox/workers.py): children of its fork server, itself a
+    child of the node's process, all of them ``multiprocessing.forkserver``'s command line."""
+    pool = [p for p in _descendants(node) if b"forkserver" in _cmdline(p)]
+    return [p for p in pool if _ppid(p) not in (node, None)]
+
+
+def _graded_long(port: int) -> bool:
+    """Whether the node grades a lesson's solution too long to read in its own process
+    (grading/reading.py, ``READ_HERE_CHARS``): read in the pool's workers."""
+    code = FIRST.joinpath("solution.py").read_text() + "# a note kept long on purpose\n" * 120
+    ask = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/lessons/py-print-and-variables/grade",
+        data=json.dumps({"code": code}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with DIRECT.open(ask, timeout=60) as answer:
+        return json.loads(answer.read()).get("verdict") == "correct"
+
+
 def _serve(tmp: Path, setting: str):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEBLANKS_", "DJANGO_"))}
@@ -140,6 +170,12 @@ def test_the_web_threads_keep_one_core_and_the_sandbox_every_core(tmp_path, sett
         if setting == "auto":
             on = sorted(CPUS)[port % len(CPUS)]
             assert f"web threads on core {on}" in (tmp_path / "node.log").read_text()
+        # The pool that reads long programs is started by a held thread too: its workers take
+        # every core back (sandbox/workers.py).
+        assert _graded_long(port), (tmp_path / "node.log").read_text()[-3000:]
+        readers = _readers(proc.pid)
+        assert readers, "no reading worker found"
+        assert {_allowed(p) for p in readers} - {frozenset()} == {CPUS}, readers
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

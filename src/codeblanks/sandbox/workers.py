@@ -21,6 +21,8 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from codeblanks.sandbox.cores import NODE_CPUS
+
 log = logging.getLogger("codeblanks.sandbox")
 T = TypeVar("T")
 
@@ -31,6 +33,15 @@ WORKERS = max(2, min(4, (os.cpu_count() or 1) // 2))
 # The workers' niceness, added to the web process's: under CPU contention its event loop (every
 # request's latency) and the sandbox's runs come before a reading.
 NICENESS = 5
+
+
+def _start_worker(niceness: int, cpus: list[int]) -> None:
+    """In each worker as it starts: below the web process in the queue for a core, and on every
+    core the node was given (its fork server was started by the web process, whose threads may
+    be held on one: web/door/cpus.py)."""
+    os.nice(niceness)
+    os.sched_setaffinity(0, cpus)
+
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
@@ -46,7 +57,10 @@ def pool(preload: str | None = None) -> ProcessPoolExecutor:
             if preload:
                 context.set_forkserver_preload([preload])
             _pool = ProcessPoolExecutor(
-                WORKERS, mp_context=context, initializer=os.nice, initargs=(NICENESS,)
+                WORKERS,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(NICENESS, sorted(NODE_CPUS)),
             )
         return _pool
 

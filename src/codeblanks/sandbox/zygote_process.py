@@ -20,6 +20,7 @@ import sysconfig
 from codeblanks.sandbox import layout
 from codeblanks.sandbox.cgroups import Cgroups
 from codeblanks.sandbox.config import SandboxConfig
+from codeblanks.sandbox.cores import NODE_CPUS
 from codeblanks.sandbox.inside import wire
 from codeblanks.sandbox.preflight import SandboxUnavailable
 from codeblanks.sandbox.spare import Spare
@@ -30,9 +31,6 @@ log = logging.getLogger("codeblanks.sandbox")
 INSIDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inside")
 LIBRARIES = "/opt/site-packages"  # where the libraries the zygote imports appear inside
 START_TIMEOUT_S = 60.0
-# The cores this process was given, read when it imports the sandbox, before the web process
-# may keep its own threads on one (web/door/cpus.py): the launcher takes them all back.
-SPAWN_CPUS = frozenset(os.sched_getaffinity(0))
 
 
 def _site_packages() -> list[str]:
@@ -84,7 +82,7 @@ class ZygoteProcess:
             "pkg_dir": INSIDE_DIR,
             "ctl_fd": ctl_fd,
             "cgroup_procs": self.cgroups.procs_files() if self.cgroups else [],
-            "cpus": sorted(SPAWN_CPUS),
+            "cpus": sorted(NODE_CPUS),
         }
         return launcher_cfg, zygote_cfg
 

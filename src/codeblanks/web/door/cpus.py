@@ -4,7 +4,8 @@ The web process is one interpreter: its threads take turns holding the GIL. Left
 scheduler they wander between cores, so every hand-over of the GIL wakes a thread on another
 core, whose caches hold none of the interpreter's state. Kept on one core, the hand-overs stay
 where the caches are warm. The sandbox's processes keep every core the node was given
-(``sandbox.zygote_process.SPAWN_CPUS``): only the web process's own threads are held.
+(``sandbox.cores.NODE_CPUS``), and so do the workers that read long programs: only the web
+process's own threads are held.
 Measured in docs/performance.md, "One core for the web process".
 """
 
@@ -12,10 +13,10 @@ from __future__ import annotations
 
 import os
 
-from codeblanks.sandbox.zygote_process import SPAWN_CPUS
+from codeblanks.sandbox.cores import NODE_CPUS
 
 
-def chosen(setting: str, port: int, cpus: frozenset[int] = SPAWN_CPUS) -> int | None:
+def chosen(setting: str, port: int, cpus: frozenset[int] = NODE_CPUS) -> int | None:
     """The core for ``setting`` ("auto", "off" or a core's number), or None for none. "auto"
     takes one only where there are two or more, by the port. Nodes sharing a machine are given a
     core each instead (``make cluster`` does: deploy/cluster.py)."""
