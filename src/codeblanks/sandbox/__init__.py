@@ -26,6 +26,7 @@ isolation and nothing else: docs/sandbox.md says how it is built and what it sto
 | ``uid_pool.py`` | the uids the children run as, each reused only once reaped |
 | ``preflight.py`` | can this machine isolate programs? (asked before starting) |
 | ``workers.py`` | worker processes for the trusted side's own CPU work (reading a long program) |
+| ``cores.py`` | the cores the node was given, read once: what its processes take back |
 | ``remote.py`` | the node's one sandbox for its web workers: the client and the wire |
 | ``testing.py`` | for tests: a sandbox whose cases are counted, a bounded wait, ``FakeRunner`` |
 | ``inside/`` | the trust boundary: what builds the sandbox and runs in it (its own table) |
