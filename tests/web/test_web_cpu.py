@@ -15,6 +15,7 @@ import pytest
 
 import codeblanks
 from codeblanks.sandbox.testing import wait_until
+from codeblanks.sandbox.workers import _start_worker
 from codeblanks.web.config import ConfigError, from_env
 from codeblanks.web.door.cpus import chosen
 
@@ -43,6 +44,14 @@ def test_a_core_the_process_may_not_use_is_refused_in_words(tmp_path):
         from_env({**here, "CODEBLANKS_WEB_CPU": "fast"})
     assert from_env(here).web_cpu == "auto"
     assert from_env({**here, "CODEBLANKS_WEB_CPU": " OFF "}).web_cpu == "off"
+
+
+def test_a_reader_starts_even_where_none_of_the_nodes_cores_is_left():
+    """A reading worker given only cores that are gone (a container's cpuset shrank) keeps the
+    ones it has: failing to start would fail the reading of every long program."""
+    before = os.sched_getaffinity(0)
+    _start_worker(0, [4000])
+    assert os.sched_getaffinity(0) == before
 
 
 def _allowed(pid: int, task: int | None = None) -> frozenset[int]:

@@ -13,6 +13,7 @@ one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -40,7 +41,8 @@ def _start_worker(niceness: int, cpus: list[int]) -> None:
     core the node was given (its fork server was started by the web process, whose threads may
     be held on one: web/door/cpus.py)."""
     os.nice(niceness)
-    os.sched_setaffinity(0, cpus)
+    with contextlib.suppress(OSError):  # none of them left (a shrunk cpuset): those it has
+        os.sched_setaffinity(0, cpus)
 
 
 _lock = threading.Lock()

@@ -22,6 +22,7 @@ on fd 3; it is a script, not imported by the web process. Standard library only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -137,8 +138,10 @@ def build_root(cfg: dict[str, Any]) -> None:
 
 def main() -> None:
     cfg = json.loads(sys.argv[1])
-    # Every core the node was given: the web process may keep its own threads on one.
-    os.sched_setaffinity(0, cfg["cpus"])
+    # Every core the node was given: the web process may keep its own threads on one. (Where
+    # none of them is left, as when a container's cpuset shrank, the cores it inherited.)
+    with contextlib.suppress(OSError):
+        os.sched_setaffinity(0, cfg["cpus"])
     if cfg["ctl_fd"] != 3:  # the zygote finds its control socket on fd 3
         os.dup2(cfg["ctl_fd"], 3)
         os.close(cfg["ctl_fd"])
