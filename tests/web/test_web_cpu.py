@@ -17,7 +17,7 @@ import codeblanks
 from codeblanks.sandbox.testing import wait_until
 from codeblanks.sandbox.workers import _start_worker
 from codeblanks.web.config import ConfigError, from_env
-from codeblanks.web.door.cpus import chosen
+from codeblanks.web.door.cpus import chosen, claimed
 
 from .ports import free_port
 
@@ -34,6 +34,29 @@ def test_auto_takes_a_core_by_the_port_where_there_are_two_or_more():
     assert chosen("auto", 8001, frozenset({3})) is None  # one core: nothing to keep
     assert chosen("off", 8001, frozenset({0, 1})) is None
     assert chosen("0", 8001, frozenset({0, 1})) == 0
+
+
+def test_nodes_of_one_machine_take_a_core_each_while_there_are_cores(tmp_path):
+    """Under "auto" a node's core is the port's unless another node holds it; a node that ends
+    lets its core go; with every core held the port's again; a named core is never claimed."""
+    two, folder = frozenset({0, 1}), str(tmp_path)
+    with (
+        claimed("auto", 8000, two, folder) as first,
+        claimed("auto", 8002, two, folder) as second,
+        claimed("auto", 8004, two, folder) as third,
+    ):
+        assert (first, second, third) == (0, 1, 0)
+    with claimed("auto", 8000, two, folder) as first:
+        with claimed("auto", 8001, two, folder) as second:  # its own, still free
+            assert (first, second) == (0, 1)
+        with claimed("auto", 8002, two, folder) as again:  # the one the last node let go
+            assert again == 1
+    with claimed("1", 8000, two, folder) as named, claimed("1", 8002, two, folder) as twice:
+        assert (named, twice) == (1, 1)
+    with claimed("auto", 8000, two, folder) as free:  # nothing left held
+        assert free == 0
+    with claimed("off", 8000, two, folder) as none, claimed("auto", 8000, frozenset({3})) as one:
+        assert (none, one) == (None, None)
 
 
 def test_a_core_the_process_may_not_use_is_refused_in_words(tmp_path):
@@ -136,7 +159,8 @@ def _graded_long(port: int) -> bool:
 def _serve(tmp: Path, setting: str):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEBLANKS_", "DJANGO_"))}
-    env.update({"CODEBLANKS_DATA_DIR": str(tmp), "CODEBLANKS_WEB_CPU": setting})
+    # Its own temporary folder: the cores other nodes of the suite hold are not its business.
+    env.update({"CODEBLANKS_DATA_DIR": str(tmp), "CODEBLANKS_WEB_CPU": setting, "TMPDIR": str(tmp)})
     log = (tmp / "node.log").open("w")
     cli = Path(sys.executable).with_name("codeblanks")
     proc = subprocess.Popen(

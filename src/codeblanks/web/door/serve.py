@@ -55,13 +55,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int | None = None)
     from codeblanks.web.door import cpus
     from codeblanks.web.door.asgi import application
 
-    core = cpus.chosen(config.web_cpu, port)  # one process serves: its threads on one core
-    metrics_url = _start_metrics(config)
-    held = "" if core is None else f"; web threads on core {core}"
-    print(f"CodeBlanks is serving on http://{shown}:{port}/  ({_what(config, metrics_url)}{held})",
-          flush=True)  # fmt: skip
     http = options.pop("http")
-    _run(application, http=http(), core=core, **options)
+    # One process serves: its threads on one core, a core of its own among this machine's nodes.
+    with cpus.claimed(config.web_cpu, port) as core:
+        metrics_url = _start_metrics(config)
+        held = "" if core is None else f"; web threads on core {core}"
+        print(f"CodeBlanks is serving on http://{shown}:{port}/  "
+              f"({_what(config, metrics_url)}{held})", flush=True)  # fmt: skip
+        _run(application, http=http(), core=core, **options)
 
 
 def _options(config, *, host: str, port: int) -> dict:
