@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Iterator
 
 from codeblanks.sandbox.cores import NODE_CPUS
+from codeblanks.web.door.workers import scratch_folder
 
 
 def chosen(setting: str, port: int, cpus: frozenset[int] = NODE_CPUS) -> int | None:
@@ -37,9 +38,10 @@ def claimed(
     setting: str, port: int, cpus: frozenset[int] = NODE_CPUS, folder: str | None = None
 ) -> Iterator[int | None]:
     """``chosen``'s core, held for the block. Under "auto", the first core from it on that no
-    other node of this machine (and user) holds: a lock on a file per core in the temporary
-    folder, which the kernel lets go when the node ends, however it ends. With every core held,
-    the one the port picks (nodes then share). A core named in the setting is not claimed."""
+    other node of this machine (and user) holds: a lock on a file per core where the nodes of a
+    machine keep their shared files (/dev/shm, else the temporary folder: ``folder`` for tests),
+    which the kernel lets go when the node ends, however it ends. With every core held, the one
+    the port picks (nodes then share). A core named in the setting is not claimed."""
     core = chosen(setting, port, cpus)
     if setting != "auto" or core is None:
         yield core
@@ -48,7 +50,7 @@ def claimed(
     start = order.index(core)
     held = None
     for candidate in order[start:] + order[:start]:
-        held = _lock(folder or tempfile.gettempdir(), candidate)
+        held = _lock(folder or scratch_folder() or tempfile.gettempdir(), candidate)
         if held is not None:
             core = candidate
             break
@@ -61,10 +63,11 @@ def claimed(
 
 def _lock(folder: str, core: int) -> int | None:
     """An open file holding ``core`` for this process, or None if another holds it (or the
-    folder refuses the file: the core is then taken as held)."""
+    folder refuses the file, or another user put a link or a file of theirs there: the core is
+    then taken as held). Only locked, never written."""
     path = os.path.join(folder, f"codeblanks-web-core-{os.geteuid()}-{core}")
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     except OSError:
         return None
     try:

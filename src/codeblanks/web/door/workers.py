@@ -79,7 +79,8 @@ class NodeService:
 
     def __init__(self, sandbox, cache) -> None:
         self.sandbox, self.cache = sandbox, cache
-        self.folder = Path(tempfile.mkdtemp(prefix="codeblanks-node-", dir=_scratch()))  # 0700
+        # 0700
+        self.folder = Path(tempfile.mkdtemp(prefix="codeblanks-node-", dir=scratch_folder()))
         self.path = str(self.folder / "node.sock")
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(self.path)
@@ -125,9 +126,9 @@ class NodeService:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _scratch() -> str | None:
-    """Where the node's socket and the workers' metrics files go: memory (/dev/shm) where there
-    is such a folder, else the temporary folder."""
+def scratch_folder() -> str | None:
+    """Where the node's socket, the workers' metrics files and the web cores' claims (cpus.py)
+    go: memory (/dev/shm) where there is such a folder, else the temporary folder."""
     return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
@@ -261,7 +262,7 @@ def serve(options: dict, workers: int, config, announce: Callable[[str], None]) 
 
     sandbox = get_sandbox()  # before the socket exists: the parent's is the real one
     service = NodeService(sandbox, caches["default"])
-    metrics_folder = tempfile.mkdtemp(prefix="codeblanks-metrics-", dir=_scratch())
+    metrics_folder = tempfile.mkdtemp(prefix="codeblanks-metrics-", dir=scratch_folder())
     os.environ[remote.SOCKET_ENV] = service.path  # the workers inherit both
     os.environ[METRICS_DIR_ENV] = metrics_folder
     options = dict(options)
