@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from codeblanks.sandbox import remote
-from codeblanks.sandbox.result import RunLimits, RunRequest
+from codeblanks.sandbox.result import RunLimits, RunRequest, RunResult
 from codeblanks.sandbox.service import cpu_tally
 
 FAST = RunLimits(wall_s=2.0, cpu_s=2.0)
@@ -55,6 +55,22 @@ def test_a_run_and_its_values_cross_whole(parent):
     np.testing.assert_array_equal(result.values["A"], np.arange(6).reshape(2, 3) * 1.5)
     assert json.loads(result.values["B"]) == {"$": "dict", "v": [["k", 1]]}  # lessontest's JSON
     assert used == [result.cpu_ms / 1000]  # the web's CPU meter is charged in the worker
+
+
+def test_an_array_crosses_without_a_syntax_tree(monkeypatch):
+    """``np.load`` reads a header with ``ast.literal_eval``, outside the lock CPython 3.11
+    needs around syntax trees (content/pysource.py): under a crowd of workers one Run failed
+    with "AST constructor recursion depth mismatch". The worker reads the parent's arrays as
+    the sandbox reads a child's, without one."""
+
+    def no_tree(*args, **kwargs):
+        raise SystemError("AST constructor recursion depth mismatch (before=111, after=26)")
+
+    monkeypatch.setattr("ast.literal_eval", no_tree)
+    sent = RunResult(verdict="ok", values={"A": np.arange(6.0).reshape(2, 3), "B": "x"})
+    got = remote.decode_result(json.loads(json.dumps(remote.encode_result(sent))))
+    np.testing.assert_array_equal(got.values["A"], np.arange(6.0).reshape(2, 3))
+    assert got.values["B"] == "x"
 
 
 def test_the_callers_stop_is_asked_after_each_case(parent):

@@ -45,7 +45,11 @@ _NPY_MAGIC = b"\x93NUMPY"
 MAX_NPY_HEADER = 4096
 
 
-def _decode_npy(blob: bytes) -> Any:
+# What a captured value that is not a plain array of numbers reads as.
+UNREADABLE = "<unreadable value>"
+
+
+def decode_npy(blob: bytes) -> Any:
     """A NumPy array from ``.npy`` bytes the learner's process wrote, or None if they are not a
     plain array of numbers whose header agrees with its size. The header is read (bounded, and
     matched whole against the one form np.save writes) before anything is allocated, so a
@@ -107,8 +111,8 @@ def _decode_values(meta: list[Any], blobs: bytes) -> dict[str, Any]:
         blob = blobs[offset : offset + size]
         offset += size
         if kind == "npy":
-            array = _decode_npy(blob)
-            values[name] = "<unreadable value>" if array is None else array
+            array = decode_npy(blob)
+            values[name] = UNREADABLE if array is None else array
         elif kind == "json":  # lessontest's JSON text: the grader reads it (grading/pyvalues)
             values[name] = blob.decode("utf-8", "replace")
     return values

@@ -24,6 +24,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from codeblanks.sandbox.execute import UNREADABLE, decode_npy
 from codeblanks.sandbox.result import (
     SANDBOX_ERROR,
     RunLimits,
@@ -130,10 +131,13 @@ def _encode_value(value: Any) -> dict[str, str]:
 
 
 def _decode_value(value: dict[str, str]) -> Any:
+    """The parent's value again: an array read as the sandbox reads a child's (``decode_npy``,
+    not ``np.load``, which builds a syntax tree of each header outside the one lock that
+    CPython 3.11 needs around them: under a crowd a Run failed with "AST constructor recursion
+    depth mismatch", content/pysource.py)."""
     if "npy" in value:
-        import numpy as np
-
-        return np.load(io.BytesIO(base64.b64decode(value["npy"])), allow_pickle=False)
+        array = decode_npy(base64.b64decode(value["npy"]))
+        return UNREADABLE if array is None else array
     return value["text"]
 
 
