@@ -14,7 +14,6 @@ before the web app ever draws one (web/pages/heatmap.py).
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from codeblanks.content.codes import problem
 from codeblanks.content.problems import Problem
+from codeblanks.content.pysource import literal_value
 
 LANGUAGE = "heatmap"
 MOST_CELLS = 64 * 64  # a block larger than this is refused (only 16 x 16 are ever drawn)
@@ -61,7 +61,7 @@ def parse_block(text: str) -> HeatmapBlock:
     if not body:
         raise HeatmapBlockError("the block holds no list of rows")
     try:
-        value = ast.literal_eval(body)
+        value = literal_value(body)  # its tree built under the one lock (pysource.py)
     except (ValueError, SyntaxError, MemoryError, RecursionError) as err:
         raise HeatmapBlockError(
             f"the rows are not a Python literal ({type(err).__name__})"
