@@ -53,3 +53,21 @@ def test_no_module_of_the_trusted_side_calls_ast_parse_itself():
         if re.search(r"\bast\.parse\(", line)
     ]
     assert calls == [], "use codeblanks.content.pysource.parse_tree: " + ", ".join(calls)
+
+
+# Given a node of a tree already built, ``ast.literal_eval`` builds none: these pass nodes.
+LITERALS_OF_NODES = {"functests.py", "linecards.py"}
+
+
+def test_no_module_of_the_trusted_side_builds_a_tree_behind_the_lock():
+    """``ast.literal_eval`` of text and ``np.load`` (which reads each header with it) build trees
+    outside the lock: under a crowd a web worker's ``np.load`` failed a Run so (sandbox/remote.py
+    reads arrays with ``execute.decode_npy``, a heatmap block's rows use ``literal_value``)."""
+    calls = [
+        f"{path.relative_to(SRC)}:{n}"
+        for path in SRC.rglob("*.py")
+        if "inside" not in path.parts and path.name not in {"pysource.py", *LITERALS_OF_NODES}
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"\bliteral_eval\(|\b(np|numpy)\.load\(", line)
+    ]
+    assert calls == [], "use codeblanks.content.pysource.literal_value: " + ", ".join(calls)
