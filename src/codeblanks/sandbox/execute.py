@@ -50,10 +50,11 @@ UNREADABLE = "<unreadable value>"
 
 
 def decode_npy(blob: bytes) -> Any:
-    """A NumPy array from ``.npy`` bytes the learner's process wrote, or None if they are not a
-    plain array of numbers whose header agrees with its size. The header is read (bounded, and
-    matched whole against the one form np.save writes) before anything is allocated, so a
-    header announcing 8 TiB costs nothing; pickles are never loaded."""
+    """A NumPy array from ``.npy`` bytes the learner's process wrote (or the node's sandbox
+    wrote again for a web worker: remote.py), or None if they are not a plain array of numbers
+    whose header agrees with its size. The header is read (bounded, and matched whole against
+    the one form np.save writes) before anything is allocated, so a header announcing 8 TiB
+    costs nothing; pickles are never loaded."""
     import numpy as np
 
     try:
