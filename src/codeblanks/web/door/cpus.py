@@ -48,9 +48,10 @@ def claimed(
         return
     order = sorted(cpus)
     start = order.index(core)
+    folder = folder or scratch_folder() or tempfile.gettempdir()
     held = None
     for candidate in order[start:] + order[:start]:
-        held = _lock(folder or scratch_folder() or tempfile.gettempdir(), candidate)
+        held = _lock(folder, candidate)
         if held is not None:
             core = candidate
             break
