@@ -1,7 +1,8 @@
 """Folders → courses and problems: ``load_courses`` finds the course folders under the given
-paths, reads each one (``course.read_course``) and then checks what only shows across courses:
-course ids, lesson ids and lesson uuids must each be unique. It never raises on content: broken
-lessons and courses are left out and reported."""
+paths, reads each one (``course.read_course``; a built-in one from its parsed copy when that is
+current, ``kept.py``) and then checks what only shows across courses: course ids, lesson ids
+and lesson uuids must each be unique. It never raises on content: broken lessons and courses
+are left out and reported."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import codeblanks
 from codeblanks.content.codes import problem
 from codeblanks.content.course import lesson_folders, read_course
 from codeblanks.content.files import is_skipped
+from codeblanks.content.kept import read_kept
 from codeblanks.content.model import Course, Lesson
 from codeblanks.content.problems import Problem
 from codeblanks.content.tomlpos import Locator
@@ -41,7 +43,7 @@ def load_courses(
             if key not in seen:
                 seen.add(key)
                 folders.append(folder)
-    courses = [course for folder in folders if (course := read_course(folder, problems))]
+    courses = [course for folder in folders if (course := read_kept(folder, problems, read_course))]
     return _unique(courses, problems), problems
 
 
