@@ -68,6 +68,9 @@ def test_review_page_is_a_study_sheet(client):
     assert "two" in html and "Answer" in html and "Two is 2." in html
     assert "Plus one." in html and "what I offer" in html and "Q, K, V." in html
     assert "<form" not in html.split("<main")[1].split("</main>")[0].replace('class="inline"', "")
+    # no editor there: the math's scripts, not the editor's, the drafts' or the heatmaps'
+    assert "katex.min.js" in html and "math.js" in html
+    assert "codemirror" not in html and "drafts.js" not in html and "heatmap" not in html
 
 
 def test_progress_page(client):
