@@ -27,10 +27,16 @@ def test_a_solving_run_answers_with_the_next_lesson_and_the_course_progress(clie
     assert 'id="course-progress" class="course-progress" hx-swap-oob="true"' in html
 
 
-def test_a_wrong_run_shows_no_lesson_complete_panel(client, grader):
+def test_a_wrong_run_sends_no_flow_even_after_a_solve(client, grader):
+    """A wrong Run changes neither the flow nor the course's counts: its answer leaves them as
+    the page shows them (the panel of a solved lesson stays), and costs none of their reading."""
     html = client.post("/lessons/first-steps/run", {"code": "print:x"}, **HTMX).content.decode()
-    assert '<div id="lesson-flow" hx-swap-oob="true"></div>' in html
-    assert "Next lesson" not in html
+    assert 'data-verdict="correct"' not in html and "hx-swap-oob" not in html
+    client.post("/lessons/first-steps/run", {"code": FIRST.exercise.solution}, **HTMX)
+    html = client.post("/lessons/first-steps/run", {"code": "print:x"}, **HTMX).content.decode()
+    assert "hx-swap-oob" not in html and "Next lesson" not in html
+    page = client.get("/lessons/first-steps/").content.decode()
+    assert f"Next lesson: {LAST.title}" in page  # still solved: the page says so on a reload
 
 
 def test_the_lesson_page_shows_the_course_progress_per_level(client):

@@ -97,7 +97,10 @@ def lesson_run(request, lesson_id: str):
     }
     status = outcome.refusal.status if outcome.refusal else 200
     if request.htmx:
-        context["flow"] = selectors.lesson_flow(learner, lesson)
+        # Only a right Run can change the lesson's flow or the course's counts (a wrong one never
+        # unsolves, and answers send their own): after any other, the page shows them already.
+        if outcome.grade is not None and outcome.grade.correct:
+            context["flow"] = selectors.lesson_flow(learner, lesson)
         response = render(request, RUN_RESPONSE, context, status=status)
     else:
         ctx = _page(request, lesson, **context)
