@@ -27,15 +27,6 @@ def test_a_solving_run_answers_with_the_next_lesson_and_the_course_progress(clie
     assert 'id="course-progress" class="course-progress" hx-swap-oob="true"' in html
 
 
-def test_only_the_solving_run_sends_the_flow(client, grader):
-    """A right Run of a lesson solved before changes nothing the flow shows: no flow again."""
-    solve = {"code": FIRST.exercise.solution}
-    html = client.post("/lessons/first-steps/run", solve, **HTMX).content.decode()
-    assert 'data-verdict="correct"' in html and "hx-swap-oob" in html
-    html = client.post("/lessons/first-steps/run", solve, **HTMX).content.decode()
-    assert 'data-verdict="correct"' in html and "hx-swap-oob" not in html
-
-
 def test_a_wrong_run_sends_no_flow_even_after_a_solve(client, grader):
     """A wrong Run changes neither the flow nor the course's counts: its answer leaves them as
     the page shows them (the panel of a solved lesson stays), and costs none of their reading."""

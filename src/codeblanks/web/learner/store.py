@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -152,16 +151,6 @@ def attempt_record(*, learner: Learner, lesson: Lesson, grade: Grade, code: str)
     counted = {"id": row_id, "runs": runs + 1, "at": now, "mistake": mistake, "now": now}
     statements.run_row_update(values=counted)
     return previous
-
-
-def solved_by_last_run(learner: Learner, lesson: Lesson) -> bool:
-    """Whether the learner's latest run of ``lesson`` is the one that solved it: the solving run
-    sets ``solved_at`` and ``last_run_at`` to one time, and every later run moves only the
-    second (``attempt_record``). One indexed read, where the lesson's flow is a read of the
-    whole course and two partials."""
-    return LessonProgress.objects.filter(
-        lesson_uuid=lesson.uuid, solved_at=F("last_run_at"), **learner.fields
-    ).exists()
 
 
 def _fair_key(learner: Learner) -> str:

@@ -97,11 +97,9 @@ def lesson_run(request, lesson_id: str):
     }
     status = outcome.refusal.status if outcome.refusal else 200
     if request.htmx:
-        # Only the Run that solves the exercise changes the lesson's flow or the course's counts
-        # (a run never unsolves, and answers send their own): after any other, the page shows
-        # them already.
-        grade = outcome.grade
-        if grade is not None and grade.correct and store.solved_by_last_run(learner, lesson):
+        # Only a right Run can change the lesson's flow or the course's counts (a wrong one never
+        # unsolves, and answers send their own): after any other, the page shows them already.
+        if outcome.grade is not None and outcome.grade.correct:
             context["flow"] = selectors.lesson_flow(learner, lesson)
         response = render(request, RUN_RESPONSE, context, status=status)
     else:
