@@ -5,8 +5,10 @@ courses again: ~0.65 s of CPU each on a 2-core VM, against ~10 ms for the kept c
 
 Only the courses inside the installed package are kept, and only there: that folder is exactly
 as trusted as the code beside it (whoever can write to it can change the ``.pyc`` files Python
-runs), so unpickling from it adds no way in, and nothing accumulates anywhere else. An author's
-own courses are read from their files every time, as before.
+runs), so unpickling from it adds no way in, and nothing accumulates anywhere else. Like the
+courses themselves, the copies (solutions and hidden cases included) are out of a run's sight:
+the sandbox never shows the package's folder (``sandbox/layout.py``). An author's own courses
+are read from their files every time, as before.
 
 The copy is used only when its key matches: a hash of everything a course's reading depends on,
 the folder's place, the name, size and modification time of every file under it, the package's
