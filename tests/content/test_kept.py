@@ -95,8 +95,25 @@ def test_a_copy_that_holds_something_else_is_not_trusted(tmp_path):
     expected = kept.read_kept(folder, [], read, store)
     where = store / "course-valid.pickle"
     key = where.read_bytes().split(b"\n", 1)[0]
-    where.write_bytes(key + b"\n" + pickle.dumps(("a course?", "problems?")))
-    assert kept.read_kept(folder, [], read, store) == expected and read.reads == 2
+    for other in (("a course?", "problems?"), 5, (expected,), None):
+        where.write_bytes(key + b"\n" + pickle.dumps(other))
+        assert kept.read_kept(folder, [], read, store) == expected
+    assert read.reads == 5
+
+
+def test_a_course_that_cannot_be_pickled_is_served_unkept(tmp_path):
+    import dataclasses
+    import threading
+
+    folder, store = copy("valid", tmp_path), tmp_path / "store"
+
+    def unpicklable(folder, problems):
+        course = read_course(folder, problems)
+        return dataclasses.replace(course, title=threading.Lock())
+
+    course = kept.read_kept(folder, [], unpicklable, store)
+    assert course is not None and course.id == "tiny"
+    assert not list(store.glob("*.pickle")) and not list(store.glob("*.partial"))
 
 
 def test_a_store_that_cannot_be_written_only_costs_the_reading(tmp_path):

@@ -117,6 +117,8 @@ def _load(where: Path, key: bytes) -> tuple[Course | None, list[Problem]] | None
             found = pickle.load(f)
     except Exception:  # missing, unreadable, truncated, or made by other code: read again
         return None
+    if not (isinstance(found, tuple) and len(found) == 2):
+        return None
     course, its_problems = found
     if (course is not None and not isinstance(course, Course)) or not isinstance(
         its_problems, list
@@ -126,7 +128,7 @@ def _load(where: Path, key: bytes) -> tuple[Course | None, list[Problem]] | None
 
 
 def _save(where: Path, key: bytes, value: object) -> None:
-    with contextlib.suppress(OSError, pickle.PicklingError):
+    with contextlib.suppress(Exception):  # not kept (no room, no right, not picklable): no harm
         where.parent.mkdir(exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=where.parent, prefix=where.name, suffix=".partial")
         try:
