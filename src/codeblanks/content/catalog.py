@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codeblanks.content.files import stamps
 from codeblanks.content.loader import default_paths, load_courses
 from codeblanks.content.model import Course, Lesson
 from codeblanks.content.problems import Problem
@@ -86,17 +87,9 @@ def watching() -> bool:
 
 def _signature() -> tuple[tuple[str, int, int], ...]:
     """The name, size and modification time of every file under the course folders."""
-    found = []
-    for root in default_paths():
-        for path in sorted(Path(root).rglob("*")) if Path(root).is_dir() else ():
-            if "__pycache__" in path.parts or not path.is_file():
-                continue
-            try:
-                info = path.stat()
-            except OSError:
-                continue
-            found.append((str(path), info.st_size, info.st_mtime_ns))
-    return tuple(found)
+    return tuple(
+        found for root in default_paths() if Path(root).is_dir() for found in stamps(Path(root))
+    )
 
 
 def catalog() -> Catalog:

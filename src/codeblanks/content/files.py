@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -19,6 +21,21 @@ from codeblanks.content.problems import Problem
 
 _TOML_LINE = re.compile(r"\(at line (\d+)")
 SKIPPED_DIRS = {"__pycache__"}
+
+
+def stamps(root: Path, pattern: str = "*") -> Iterator[tuple[str, int, int]]:
+    """The path, size and modification time of each file matching ``pattern`` under ``root``
+    (bytecode folders left out), in path order: what tells that a folder's files changed (the
+    catalogue's reload, the kept courses' key)."""
+    for path in sorted(root.rglob(pattern)):
+        if "__pycache__" in path.parts:
+            continue
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            yield str(path), info.st_size, info.st_mtime_ns
 
 
 def is_skipped(name: str) -> bool:

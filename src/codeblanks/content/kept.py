@@ -31,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import codeblanks
+from codeblanks.content.files import stamps
 from codeblanks.content.model import Course
 from codeblanks.content.problems import Problem
 
@@ -47,11 +48,9 @@ def read_kept(
 ) -> Course | None:
     """``read(folder, problems)``, or the same answer kept from an earlier process. ``store`` is
     where copies live: ``STORE`` for a course inside the package, else nothing is kept (None)."""
-    if store is None:
-        store = STORE if _in_package(folder) else None
-    if store is None:
+    if store is None and not _in_package(folder):
         return read(folder, problems)
-    where = store / f"course-{folder.name}.pickle"
+    where = (store or STORE) / f"course-{folder.name}.pickle"
     key = _key(folder)
     found = _load(where, key)
     if found is not None:
@@ -97,16 +96,8 @@ def _code() -> bytes:
 
 
 def _files(digest: hashlib._Hash, root: Path, pattern: str) -> None:
-    """Each file's path, size and modification time under ``root`` (bytecode folders left out)."""
-    for path in sorted(root.rglob(pattern)):
-        if "__pycache__" in path.parts:
-            continue
-        try:
-            info = path.stat()
-        except OSError:
-            continue
-        if path.is_file():
-            digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    for path, size, mtime_ns in stamps(root, pattern):
+        digest.update(f"{path}\0{size}\0{mtime_ns}\n".encode())
 
 
 def _load(where: Path, key: bytes) -> tuple[Course | None, list[Problem]] | None:
