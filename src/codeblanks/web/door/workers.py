@@ -79,7 +79,7 @@ class NodeService:
 
     def __init__(self, sandbox, cache) -> None:
         self.sandbox, self.cache = sandbox, cache
-        # 0700
+        # mkdtemp makes it 0700: only this user reaches the socket
         self.folder = Path(tempfile.mkdtemp(prefix="codeblanks-node-", dir=scratch_folder()))
         self.path = str(self.folder / "node.sock")
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
