@@ -5,10 +5,11 @@ the sandbox has its program, so pages are served past Runs waiting for the sandb
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
-from codeblanks.sandbox.testing import PATIENCE_S, FakeRunner
+from codeblanks.sandbox.testing import PATIENCE_S, FakeRunner, Signal
 from codeblanks.web.door import asgi, gate
 from codeblanks.web.door.middleware import CSP
 from codeblanks.web.learner import store
@@ -187,6 +188,73 @@ def test_a_run_back_from_the_sandbox_waits_for_its_permit_at_most_the_gate_wait(
         await asyncio.wait_for(asyncio.gather(running, served), PATIENCE_S)
         assert order == ["run ends", "page"]
         assert door.in_use == 0 and door.waiting == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_permit_lent_in_a_thread_goes_to_the_loop_and_comes_back_ahead_of_arrivals():
+    """A Run driven in its site thread lends its permit there (``outside``, no hop to the loop):
+    a page already waiting on the loop is woken with it; the Run takes it back, in its thread,
+    ahead of a page that arrived later."""
+    from asgiref.sync import sync_to_async
+
+    async def scenario():
+        door, order = gate.Gate(1), []
+        in_sandbox, sandbox_done, page_waits = Signal(), Signal(), Signal()
+
+        def run():  # in a site thread, as the page's Run
+            page_waits.wait_here()
+            with gate.outside():
+                in_sandbox.set()
+                sandbox_done.wait_here()
+            order.append("run ends")
+
+        page, late = Work("page", order), Work("late page", order)
+        running = asyncio.create_task(
+            gate.through(door, sync_to_async(run, thread_sensitive=False))
+        )
+        served = asyncio.create_task(gate.through(door, page))
+        await settled(lambda: door.waiting == 1, "the page waiting on the loop")
+        page_waits.set()
+        await settled(lambda: "page" in order, "the page woken with the lent permit")
+        sandbox_done.set()
+        await settled(lambda: door.waiting == 1, "the run's thread waiting to take it back")
+        queued = asyncio.create_task(gate.through(door, late))
+        await settled(lambda: door.waiting == 2, "a later page waiting too")
+        page.go.set()
+        late.go.set()
+        await asyncio.wait_for(asyncio.gather(running, served, queued), PATIENCE_S)
+        assert order == ["page", "run ends", "late page"]
+        assert door.in_use == 0 and door.waiting == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_thread_takes_its_permit_back_waiting_at_most_the_gate_wait():
+    from asgiref.sync import sync_to_async
+
+    async def scenario():
+        door, order = gate.Gate(1, wait_s=0.05), []
+        in_sandbox = Signal()
+
+        def run():
+            with gate.outside():
+                in_sandbox.set()
+                while "page" not in order:  # the page took the lent permit and holds it
+                    threading.Event().wait(0.001)
+            order.append("run ends")  # went on without one
+
+        page = Work("page", order)
+        running = asyncio.create_task(
+            gate.through(door, sync_to_async(run, thread_sensitive=False))
+        )
+        await asyncio.wait_for(in_sandbox.wait(), PATIENCE_S)
+        served = asyncio.create_task(gate.through(door, page))
+        await asyncio.wait_for(running, PATIENCE_S)
+        assert order == ["page", "run ends"] and door.in_use == 1 and door.waiting == 0
+        page.go.set()
+        await asyncio.wait_for(served, PATIENCE_S)
+        assert door.in_use == 0
 
     asyncio.run(scenario())
 

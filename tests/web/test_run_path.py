@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from importlib import import_module
 
 import pytest
@@ -14,7 +15,7 @@ from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from django.urls import resolve
 
-from codeblanks.sandbox.testing import PATIENCE_S
+from codeblanks.sandbox.testing import PATIENCE_S, PRINTS_42, Signal
 from codeblanks.web.door import asgi, runpath
 from codeblanks.web.door.middleware import CSP
 from codeblanks.web.learner.learners import SESSION_KEY
@@ -182,11 +183,11 @@ def test_a_slow_run_does_not_hold_up_other_pages(monkeypatch):
     from codeblanks.learning import tutor
 
     async def scenario():
-        entered, release = asyncio.Event(), asyncio.Event()
+        entered, release = Signal(), Signal()
 
-        async def slow(lesson, code, sandbox=None, client=None):
+        async def slow(lesson, code, sandbox=None, client=None):  # driven in the Run's thread
             entered.set()
-            await release.wait()
+            release.wait_here()
             return Grade("correct", "a\nb\n", "", "a\nb\n")
 
         monkeypatch.setattr(tutor, "agrade", slow)
@@ -200,6 +201,39 @@ def test_a_slow_run_does_not_hold_up_other_pages(monkeypatch):
         return await run
 
     assert asyncio.run(scenario()).status == 200
+
+
+def test_the_page_run_happens_on_its_requests_thread(monkeypatch):
+    """The code's save, the sandbox's run and the attempt's record, one thread, no loop in it:
+    the Run is driven there (``codeblanks.inline``), with no hand-off to the event loop."""
+    from codeblanks import inline
+    from codeblanks.sandbox.testing import FakeRunner
+    from codeblanks.web.learner import store
+
+    where = []
+
+    def noted(step, func):
+        def call(*args, **kwargs):
+            where.append((step, threading.get_ident(), inline.on_loop()))
+            return func(*args, **kwargs)
+
+        return call
+
+    def answer(request):
+        if "6*7" in request.codes[0]:  # the learner's (the lesson's first grade runs its reference)
+            where.append(("run", threading.get_ident(), inline.on_loop()))
+        return [PRINTS_42]
+
+    fake = FakeRunner(answer)
+    monkeypatch.setattr(store, "get_sandbox", lambda: fake)
+    monkeypatch.setattr(store, "code_save", noted("save", store.code_save))
+    monkeypatch.setattr(store, "attempt_record", noted("record", store.attempt_record))
+    answer = Browser().run("print(6*7)")
+    assert answer.status == 200 and "data-verdict=" in answer.body.decode()
+    assert [step for step, _, _ in where] == ["save", "run", "record"]
+    assert len({thread for _, thread, _ in where}) == 1 and threading.get_ident() not in {
+        thread for _, thread, _ in where}  # fmt: skip
+    assert not any(loop for _, _, loop in where)
 
 
 def test_a_session_key_left_by_the_run_is_the_pages_learner(grader):

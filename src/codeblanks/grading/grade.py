@@ -16,7 +16,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from codeblanks import i18n
+from codeblanks import i18n, inline
 from codeblanks.content.model import BLANK, Lesson, Mistake, Variant
 from codeblanks.content.pysource import blank_lines
 from codeblanks.grading.arrays import ArrayPair, array_pairs
@@ -222,6 +222,9 @@ async def _runs(
 
     if (kept := kept_reference(lesson)) is not None:  # most grades: no second task to gather
         runs, ref = await learner(), kept
+    elif not inline.on_loop():  # driven on a thread: the reference's many runs on a loop
+        runs = await learner()
+        ref = await inline.on_a_loop(areference, lesson, sandbox, gate)
     else:
         runs, ref = await asyncio.gather(learner(), areference(lesson, sandbox, gate))
     failed = [c for c in cases if c.name in runs and _matmul_error(runs[c.name])]
@@ -277,7 +280,7 @@ async def ajudge(
     worker could not do (it died, or took past ``JUDGE_S``) is the platform's failure, said so."""
     size = len(code) + sum(len(run.stdout) + len(run.stderr) for run in runs.values())
     if size <= JUDGE_HERE_CHARS:
-        return await asyncio.to_thread(judge, lesson, code, runs, ref, missing, facts)
+        return await inline.call(judge, lesson, code, runs, ref, missing, facts)
     args = (i18n.current(), lesson, code, runs, ref, missing, facts)
     judged = await offload(judge_in, *args, timeout=JUDGE_S)
     if judged is not None:

@@ -24,6 +24,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from codeblanks import inline
 from codeblanks.sandbox.execute import UNREADABLE, decode_npy
 from codeblanks.sandbox.result import (
     SANDBOX_ERROR,
@@ -171,6 +172,8 @@ class RemoteSandbox:
         self.watchers: list[Callable[[RunResult], None]] = []
 
     async def arun_cases(self, request: RunRequest) -> list[RunResult]:
+        if not inline.on_loop():  # driven on a thread of its own (codeblanks.inline)
+            return self.run_request(request)
         try:
             results = await self._arun(request)
         except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError) as lost:

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import cast
 
+from codeblanks import inline
 from codeblanks.sandbox import remote
 from codeblanks.sandbox.cgroups import Cgroups
 from codeblanks.sandbox.config import SandboxConfig
@@ -169,7 +170,10 @@ class Sandbox:
 
     async def arun_cases(self, request: RunRequest) -> list[RunResult]:
         """``run_request()`` without blocking the event loop (the ``Runner`` Protocol): the wait
-        for a slot is a future, the runs themselves happen on a worker thread."""
+        for a slot is a future, the runs themselves happen on a worker thread. Driven on a
+        thread of its own (``codeblanks.inline``), it is ``run_request()``, on that thread."""
+        if not inline.on_loop():
+            return self.run_request(request)
         loop = asyncio.get_running_loop()
         granted = loop.create_future()
         filename = request.filename

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
+from codeblanks import inline
 from codeblanks.sandbox.execute import stop_at_failure
 from codeblanks.sandbox.result import BUSY, OK, RunRequest, RunResult, Stop
 from codeblanks.sandbox.service import Sandbox
@@ -76,13 +77,36 @@ class CountedCases:
                 raise AssertionError(f"only {self.reported} of {n} cases reported")
 
 
+class Signal:
+    """An event set from any thread, awaited on any loop (``await wait()``) or waited for in a
+    thread (``wait_here``): a run may be awaited on the loop or driven in a site thread
+    (``codeblanks.inline``)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    async def wait(self) -> None:
+        while not self._event.is_set():
+            await asyncio.sleep(0.001)
+
+    def wait_here(self, timeout: float = PATIENCE_S) -> None:
+        if not self._event.wait(timeout):
+            raise AssertionError("a held run was never released")
+
+
 class FakeRunner:
     """A scripted ``Runner``, so that a test decides what the sandbox answers and sees what it
     was asked. ``answer``: one ``RunResult`` for every batch, or a function from the request to
     its results (async too: a real sandbox's ``arun_cases`` makes it a counting wrapper). The
     first ``busy`` batches meet a full sandbox instead. ``hold``: each batch waits, once
-    ``asked`` is set, until the test calls ``release()``; both are events of the loop that first
-    awaits them, so a run awaited from another loop fails."""
+    ``asked`` is set, until the test calls ``release()`` (``Signal``s: on the loop, or in the
+    thread that drives the run)."""
 
     def __init__(
         self,
@@ -96,7 +120,7 @@ class FakeRunner:
         self.slots, self.busy, self.hold = slots, busy, hold
         self.requests: list[RunRequest] = []
         self.results: list[RunResult] = []  # every result answered, in order
-        self.asked, self._released = asyncio.Event(), asyncio.Event()
+        self.asked, self._released = Signal(), Signal()
 
     @property
     def codes(self) -> list[str]:
@@ -114,8 +138,10 @@ class FakeRunner:
     async def arun_cases(self, request: RunRequest) -> list[RunResult]:
         self.requests.append(request)
         self.asked.set()
-        if self.hold:
+        if self.hold and inline.on_loop():
             await self._released.wait()
+        elif self.hold:
+            self._released.wait_here()
         if self.busy > 0:
             self.busy -= 1
             results = [RunResult(BUSY, stderr="The server is busy.")]

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from codeblanks import inline
 from codeblanks.sandbox.cores import NODE_CPUS
 
 log = logging.getLogger("codeblanks.sandbox")
@@ -115,6 +116,8 @@ async def offload(fn: Callable[..., T], *args: Any, timeout: float) -> T | None:
         return None
     current, future = started
     try:
+        if not inline.on_loop():  # driven on a thread of its own: wait here
+            return future.result(timeout)
         return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
     except TimeoutError:
         log.warning("%s took over %g s in a worker process", fn.__qualname__, timeout)

@@ -5,9 +5,8 @@ and ``POST /api/lessons/<id>/grade`` (the API's) skip the URL resolver and the s
 The page's Run goes to ``asgi.PageRunHandler``: the site's handler (one hop to a reused thread,
 as ``asgi.SiteHandler``) with ``settings.RUN_MIDDLEWARE``, the steps a Run needs and no more,
 and the view found by the path alone (``OwnRoutes``). The view (``views.lesson.lesson_run``)
-is sync: the learner, the rendering and the store's writes stay on the request's thread, and
-only the tutor's run is handed to the event loop: past the hop to its thread, a Run makes three
-hand-offs (the run, and back for each of its two writes) where the async view made five.
+is sync, and the whole Run happens on the request's thread: the tutor's run is driven there
+(``codeblanks.inline``), so past the hop to its thread a Run hands nothing to the event loop.
 The API's two go to ``asgi.ApiRunHandler``: the API's own handler, without the resolver. The
 handlers live in asgi.py beside the ones they extend; this module imports nothing of the door's.
 

@@ -31,6 +31,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from codeblanks import inline
 from codeblanks.learning.texts import unkeepable
 from codeblanks.learning.tutor import Refused
 from codeblanks.sandbox.service import cpu_tally
@@ -176,6 +177,11 @@ async def rate_refusal(client: str, programs: int = 1) -> Refusal | None:
     )
 
 
+def _shared_thread(func):
+    """How the loop hands a call to Redis off itself: asgiref's shared thread."""
+    return sync_to_async(func, thread_sensitive=False)
+
+
 async def _count(key: str, cost: int = 1) -> int:
     """This minute's count for ``key``, ``cost`` more than before. With the in-process cache
     (LocMem) the count is a dict operation under a lock, done right here on the event loop;
@@ -184,7 +190,7 @@ async def _count(key: str, cost: int = 1) -> int:
     their ``aincr`` is a get then a set: not atomic.)"""
     if isinstance(caches["default"], LocMemCache):
         return _count_now(key, cost)
-    return await sync_to_async(_count_now, thread_sensitive=False)(key, cost)
+    return await inline.hop(_shared_thread, _count_now, key, cost)
 
 
 def _count_now(key: str, cost: int = 1, timeout: int = 61) -> int:
@@ -288,7 +294,7 @@ async def _in_cache(call, *args):
         if isinstance(caches["default"], LocMemCache):
             answer = call(*args)
         else:
-            answer = await sync_to_async(call, thread_sensitive=False)(*args)
+            answer = await inline.hop(_shared_thread, call, *args)
     except Exception:
         cache_gap.failed("runs go on without the rate limit")
         return None

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from codeblanks import inline
 from codeblanks.content.model import Lesson, Question
 from codeblanks.grading import Grade
 from codeblanks.learning import NoProgress, Tutor
@@ -193,34 +194,54 @@ class DjangoProgress:
         return _fair_key(self.learner)
 
     async def code_save(self, lesson: Lesson, code: str) -> quotas.Refusal | None:
-        return await sync_to_async(code_save)(learner=self.learner, lesson=lesson, code=code)
+        return await inline.hop(
+            sync_to_async, code_save, learner=self.learner, lesson=lesson, code=code
+        )
 
     async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> str | None:
-        return await sync_to_async(attempt_record)(
-            learner=self.learner, lesson=lesson, grade=grade, code=code
+        return await inline.hop(
+            sync_to_async,
+            attempt_record,
+            learner=self.learner,
+            lesson=lesson,
+            grade=grade,
+            code=code,
         )
 
     async def hints_seen(self, lesson: Lesson, question_id: str | None = None) -> int:
-        progress = await sync_to_async(progress_get)(self.learner, lesson)
+        progress = await inline.hop(sync_to_async, progress_get, self.learner, lesson)
         if question_id is None:
             return progress.hints
         return int(progress.question_hints.get(question_id, 0))
 
     async def hint_reveal(self, lesson: Lesson, count: int, question_id: str | None = None) -> None:
         if question_id is None:
-            await sync_to_async(hint_reveal)(learner=self.learner, lesson=lesson, count=count)
+            await inline.hop(
+                sync_to_async, hint_reveal, learner=self.learner, lesson=lesson, count=count
+            )
         else:
-            await sync_to_async(question_hint_reveal)(
-                learner=self.learner, lesson=lesson, question_id=question_id, count=count
+            await inline.hop(
+                sync_to_async,
+                question_hint_reveal,
+                learner=self.learner,
+                lesson=lesson,
+                question_id=question_id,
+                count=count,
             )
 
     async def answer_record(self, lesson: Lesson, question: Question, answer, correct: bool):
-        await sync_to_async(answer_record)(
-            learner=self.learner, lesson=lesson, question=question, answer=answer, correct=correct
+        await inline.hop(
+            sync_to_async,
+            answer_record,
+            learner=self.learner,
+            lesson=lesson,
+            question=question,
+            answer=answer,
+            correct=correct,
         )
 
     async def solution_reveal(self, lesson: Lesson) -> None:
-        await sync_to_async(solution_reveal)(learner=self.learner, lesson=lesson)
+        await inline.hop(sync_to_async, solution_reveal, learner=self.learner, lesson=lesson)
 
 
 def tutor_for(learner: Learner | None) -> Tutor:

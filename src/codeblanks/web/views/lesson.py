@@ -4,7 +4,7 @@ page."""
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from codeblanks import inline
 from codeblanks.learning.answers import Form, question_get
 from codeblanks.web.door.addresses import client_address
 from codeblanks.web.learner import drafts, quotas, store
@@ -78,9 +79,9 @@ def lesson_review(request, lesson_id: str):
 @require_POST
 @new_learner_limited
 def lesson_run(request, lesson_id: str):
-    """Sync on purpose: the learner, the rendering and the store's writes stay on the request's
-    thread, and only the tutor's run is handed to the event loop (one hand-off there and one
-    back per write, not one more for each step; web/door/runpath.py)."""
+    """Sync on purpose: the whole Run happens on the request's thread. The tutor's run is driven
+    here (``codeblanks.inline``): its writes, the reading, the sandbox's run and the judging
+    are done in place, with no hand-off to the event loop and back (web/door/runpath.py)."""
     lesson = lesson_or_404(lesson_id)
     code = request.POST.get("code")
     if code is None:
@@ -89,7 +90,7 @@ def lesson_run(request, lesson_id: str):
     learner = learner_started(request)
     client = client_address(request)
     tutor = store.tutor_for(learner)
-    outcome = async_to_sync(tutor.run)(lesson, code, client, quotas.run_limits(client))
+    outcome = inline.drive(tutor.run(lesson, code, client, quotas.run_limits(client)))
     context: dict[str, object] = {
         "run": outcome.view,
         "refusal": outcome.refusal,
