@@ -57,23 +57,27 @@ def test_the_meter_reads_the_time_since_its_last_reading(tmp_path, monkeypatch):
     assert got[2] == pytest.approx(0.4)
 
 
-def test_auto_warms_a_spare_only_while_a_whole_core_sat_idle(tmp_path, monkeypatch):
+def test_auto_warms_a_spare_only_while_the_machine_sat_mostly_idle(tmp_path, monkeypatch):
     path = tmp_path / "stat"
-    monkeypatch.setattr(idle.time, "monotonic", iter([0.0, 1.0, 2.0]).__next__)
+    monkeypatch.setattr(idle.time, "monotonic", iter([0.0, 1.0, 2.0, 3.0]).__next__)
     meter = idle.IdleMeter(2, str(path))
     auto = SandboxConfig(warm_up="auto")
+    monkeypatch.setattr(SandboxConfig, "cores", property(lambda self: 2))
     path.write_text(STAT.format(user=0, system=0, idle=0, iowait=0))
     meter.idle_cores()
-    path.write_text(STAT.format(user=40, system=0, idle=60, iowait=0))  # 1.2 cores idle
+    path.write_text(STAT.format(user=20, system=0, idle=80, iowait=0))  # 20 % busy: 1.6 idle
     assert _warm_up_now(auto, meter) is True
-    path.write_text(STAT.format(user=100, system=0, idle=100, iowait=0))  # 60 % busy: 0.8 idle
+    path.write_text(STAT.format(user=60, system=0, idle=140, iowait=0))  # 40 % busy: 1.2 idle
+    assert _warm_up_now(auto, meter) is False
+    path.write_text(STAT.format(user=120, system=0, idle=180, iowait=0))  # 60 % busy: 0.8 idle
     assert _warm_up_now(auto, meter) is False
     assert _warm_up_now(SandboxConfig(warm_up="always"), meter) is True
     assert _warm_up_now(SandboxConfig(warm_up="never"), meter) is False
 
 
-@pytest.mark.parametrize(("load", "warm"), [(0.5, True), (1000.0, False)])
+@pytest.mark.parametrize(("load", "warm"), [(0.3, True), (1.2, False), (1000.0, False)])
 def test_without_proc_stat_auto_falls_back_to_the_load_average(tmp_path, monkeypatch, load, warm):
+    monkeypatch.setattr(SandboxConfig, "cores", property(lambda self: 2))
     meter = idle.IdleMeter(2, str(tmp_path / "missing"))
     monkeypatch.setattr("os.getloadavg", lambda: (load, load, load))
     assert _warm_up_now(SandboxConfig(warm_up="auto"), meter) is warm

@@ -30,19 +30,25 @@ log = logging.getLogger("codeblanks.sandbox")
 SPARE_WAIT_S = 30.0
 
 
+# "auto" warms spares up while at least this share of the machine sat idle: a quarter busy at
+# most. At a third busy (two cores, 30 steps/s) the warm-up cost 13-15 % of a step's CPU and
+# bought no step p95 (docs/performance.md, "The trusted warm-up").
+WARM_IDLE_SHARE = 0.75
+
+
 def _warm_up_now(config: SandboxConfig, idle: IdleMeter) -> bool:
-    """Whether the next spare runs the trusted warm-up. "auto": while a whole core sat idle in
-    the last quarter second, so the faults are taken off the learner's clock with CPU nobody
-    wanted; when the cores are busier it is skipped (2-3 ms of CPU less per child, the faults
-    then on the learner's clock). Without /proc/stat: while the load average is below the
-    cores."""
+    """Whether the next spare runs the trusted warm-up. "auto": while the machine sat mostly
+    idle in the last quarter second (``WARM_IDLE_SHARE``), so the faults are taken off the
+    learner's clock with CPU nobody wanted; when it is busier the warm-up is skipped (2-3 ms of
+    CPU less per child, the faults then on the learner's clock, where a queue's wait dwarfs
+    them). Without /proc/stat: while the load average is below a quarter of the cores."""
     if config.warm_up in ("always", "never"):
         return config.warm_up == "always"
     cores = idle.idle_cores()
     if cores is not None:
-        return cores >= 1.0
+        return cores >= WARM_IDLE_SHARE * config.cores
     try:
-        return os.getloadavg()[0] < config.cores
+        return os.getloadavg()[0] < (1 - WARM_IDLE_SHARE) * config.cores
     except OSError:
         return True
 
