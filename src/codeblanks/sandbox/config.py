@@ -89,9 +89,10 @@ class SandboxConfig:
     # CPU (ms, the child's in all: set-up included) after which a run yields to every run that
     # has used less: SCHED_IDLE (demotion.py). 0: never demoted.
     slice_ms: int = 50
-    # The trusted warm-up in each spare: "auto" (the default) while three quarters of the machine
-    # sat idle in the last quarter second (idle.py), "always", or "never" (spare_pool._warm_up_now; docs/sandbox.md:
-    # it costs each child 2-3 ms of CPU and spares each run 1-2 ms of latency).
+    # The trusted warm-up in each spare: "auto" (the default) while three quarters of the
+    # machine sat idle in the last quarter second (idle.py), "always", or "never"
+    # (spare_pool._warm_up_now; docs/sandbox.md: it costs each child 2-3 ms of CPU and spares
+    # each run 1-2 ms of latency).
     warm_up: str = "auto"
     cgroups: bool = True  # False: rlimits only, even where cgroup v1 controllers exist
     # cpu weights in cgroup v2 units (1-10000; the web process has 100): the tree's cpu group,
