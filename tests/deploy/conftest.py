@@ -71,6 +71,10 @@ def redis_url():
         client.close()
 
 
+# No balancer watches these nodes: without the drain (5 s by default) a node stops at once.
+NO_DRAIN = {"CODEBLANKS_DRAIN_SECONDS": "0"}
+
+
 @pytest.fixture
 def start_node(tmp_path):
     """``start_node(name, env) -> Node``: `codeblanks serve` on a free loopback port."""
@@ -82,7 +86,7 @@ def start_node(tmp_path):
         with open(log, "wb") as out:
             proc = subprocess.Popen(
                 [*CODEBLANKS, "serve", "--host", "127.0.0.1", "--port", str(port)],
-                env=env,
+                env={**NO_DRAIN, **env},
                 cwd=tmp_path,
                 stdin=subprocess.DEVNULL,
                 stdout=out,

@@ -37,6 +37,7 @@ def serving(tmp: Path, **env_vars: str):
         **os.environ,
         "CODEBLANKS_DATA_DIR": str(tmp),
         "CODEBLANKS_WEB_WORKERS": "1",
+        "CODEBLANKS_DRAIN_SECONDS": "0",  # no balancer to drain for: it stops at once
         **env_vars,
     }
     for name in (

@@ -30,6 +30,7 @@ def server(tmp_path_factory):
         "CODEBLANKS_DATA_DIR": str(data),
         "CODEBLANKS_BODY_TIMEOUT": str(BODY_TIMEOUT),
         "CODEBLANKS_RUN_RATE": str(RUN_RATE),
+        "CODEBLANKS_DRAIN_SECONDS": "0",  # no balancer to drain for: it stops at once
         "TMPDIR": str(spool),
     }
     for name in (

@@ -157,7 +157,8 @@ def _graded_long(port: int) -> bool:
 def _serve(tmp: Path, setting: str):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEBLANKS_", "DJANGO_"))}
-    env.update({"CODEBLANKS_DATA_DIR": str(tmp), "CODEBLANKS_WEB_CPU": setting})
+    env.update({"CODEBLANKS_DATA_DIR": str(tmp), "CODEBLANKS_WEB_CPU": setting,
+                "CODEBLANKS_DRAIN_SECONDS": "0"})  # fmt: skip
     log = (tmp / "node.log").open("w")
     cli = Path(sys.executable).with_name("codeblanks")
     proc = subprocess.Popen(
