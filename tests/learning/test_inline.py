@@ -91,3 +91,14 @@ def test_the_tutor_driven_grades_in_the_real_sandbox_on_this_thread():
     assert right.grade is not None and right.grade.correct
     assert wrong.grade is not None and not wrong.grade.correct
     assert seen and set(seen) == {threading.get_ident()}
+
+
+def test_a_long_program_driven_is_read_in_a_worker_process_and_graded():
+    """Past ``READ_HERE_CHARS`` a program is read in a worker process (sandbox/workers.py):
+    driven, the thread waits for that worker itself, with no loop to await it on."""
+    from codeblanks.grading.reading import READ_HERE_CHARS
+
+    long = SUM.exercise.solution + "\n# " + "x" * READ_HERE_CHARS + "\n"
+    tutor = Tutor(NoProgress(), get_sandbox, "en")
+    outcome = inline.drive(tutor.run(SUM, long, "driven"))
+    assert outcome.grade is not None and outcome.grade.correct

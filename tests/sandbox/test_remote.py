@@ -11,6 +11,7 @@ import threading
 import numpy as np
 import pytest
 
+from codeblanks import inline
 from codeblanks.sandbox import remote
 from codeblanks.sandbox.result import RunLimits, RunRequest, RunResult
 from codeblanks.sandbox.service import cpu_tally
@@ -55,6 +56,14 @@ def test_a_run_and_its_values_cross_whole(parent):
     np.testing.assert_array_equal(result.values["A"], np.arange(6).reshape(2, 3) * 1.5)
     assert json.loads(result.values["B"]) == {"$": "dict", "v": [["k", 1]]}  # lessontest's JSON
     assert used == [result.cpu_ms / 1000]  # the web's CPU meter is charged in the worker
+
+
+def test_driven_on_a_thread_a_run_goes_through_the_socket_there(parent):
+    """The page's Run drives the tutor in its site thread (codeblanks.inline): a worker's run
+    then talks to the parent from that thread, with no event loop, and comes back the same."""
+    request = RunRequest(("print('hi')", "print('again')"), limits=FAST, stop=lambda i, r: False)
+    results = inline.drive(parent.arun_cases(request))
+    assert [(r.verdict, r.stdout) for r in results] == [("ok", "hi\n"), ("ok", "again\n")]
 
 
 def test_an_array_crosses_without_a_syntax_tree(monkeypatch):
