@@ -177,10 +177,18 @@ def _room_refusal(learner: Learner, lesson: Lesson, code: str) -> quotas.Refusal
 # ---- the learner's store, and the tutor over it (codeblanks.learning) --------------------------
 
 
+async def _db(func, /, *args, **kwargs):
+    """``func(*args, **kwargs)`` with the request's database: on the loop, in the request's own
+    thread (asgiref's thread-sensitive hop); in place when the tutor is driven there
+    (``codeblanks.inline``), which is that thread."""
+    return await inline.hop(sync_to_async, func, *args, **kwargs)
+
+
 class DjangoProgress:
-    """The ``learning.Progress`` port over the ORM services above (each call one hop to a
-    worker thread, so a request never holds the event loop on the database). The last run's
-    mistake is kept on the learner's progress row (any node, the page and the API alike)."""
+    """The ``learning.Progress`` port over the ORM services above (each call, on the loop, one
+    hop to the request's thread, so a request never holds the event loop on the database;
+    ``_db``). The last run's mistake is kept on the learner's progress row (any node, the page
+    and the API alike)."""
 
     def __init__(self, learner: Learner) -> None:
         self.learner = learner
@@ -194,34 +202,24 @@ class DjangoProgress:
         return _fair_key(self.learner)
 
     async def code_save(self, lesson: Lesson, code: str) -> quotas.Refusal | None:
-        return await inline.hop(
-            sync_to_async, code_save, learner=self.learner, lesson=lesson, code=code
-        )
+        return await _db(code_save, learner=self.learner, lesson=lesson, code=code)
 
     async def attempt_record(self, lesson: Lesson, grade: Grade, code: str) -> str | None:
-        return await inline.hop(
-            sync_to_async,
-            attempt_record,
-            learner=self.learner,
-            lesson=lesson,
-            grade=grade,
-            code=code,
+        return await _db(
+            attempt_record, learner=self.learner, lesson=lesson, grade=grade, code=code
         )
 
     async def hints_seen(self, lesson: Lesson, question_id: str | None = None) -> int:
-        progress = await inline.hop(sync_to_async, progress_get, self.learner, lesson)
+        progress = await _db(progress_get, self.learner, lesson)
         if question_id is None:
             return progress.hints
         return int(progress.question_hints.get(question_id, 0))
 
     async def hint_reveal(self, lesson: Lesson, count: int, question_id: str | None = None) -> None:
         if question_id is None:
-            await inline.hop(
-                sync_to_async, hint_reveal, learner=self.learner, lesson=lesson, count=count
-            )
+            await _db(hint_reveal, learner=self.learner, lesson=lesson, count=count)
         else:
-            await inline.hop(
-                sync_to_async,
+            await _db(
                 question_hint_reveal,
                 learner=self.learner,
                 lesson=lesson,
@@ -230,8 +228,7 @@ class DjangoProgress:
             )
 
     async def answer_record(self, lesson: Lesson, question: Question, answer, correct: bool):
-        await inline.hop(
-            sync_to_async,
+        await _db(
             answer_record,
             learner=self.learner,
             lesson=lesson,
@@ -241,7 +238,7 @@ class DjangoProgress:
         )
 
     async def solution_reveal(self, lesson: Lesson) -> None:
-        await inline.hop(sync_to_async, solution_reveal, learner=self.learner, lesson=lesson)
+        await _db(solution_reveal, learner=self.learner, lesson=lesson)
 
 
 def tutor_for(learner: Learner | None) -> Tutor:
