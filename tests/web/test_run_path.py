@@ -185,9 +185,9 @@ def test_a_slow_run_does_not_hold_up_other_pages(monkeypatch):
     async def scenario():
         entered, release = Signal(), Signal()
 
-        async def slow(lesson, code, sandbox=None, client=None):  # driven in the Run's thread
+        async def slow(lesson, code, sandbox=None, client=None):
             entered.set()
-            release.wait_here()
+            await release.wait()  # in the Run's thread, which it holds meanwhile
             return Grade("correct", "a\nb\n", "", "a\nb\n")
 
         monkeypatch.setattr(tutor, "agrade", slow)

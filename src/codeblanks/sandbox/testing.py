@@ -78,9 +78,9 @@ class CountedCases:
 
 
 class Signal:
-    """An event set from any thread, awaited on any loop (``await wait()``) or waited for in a
-    thread (``wait_here``): a run may be awaited on the loop or driven in a site thread
-    (``codeblanks.inline``)."""
+    """An event set from any thread and waited for anywhere: ``await wait()`` on a loop, or in a
+    coroutine driven on a thread (``codeblanks.inline``: the page's Run), and ``wait_here()``
+    in plain sync code."""
 
     def __init__(self) -> None:
         self._event = threading.Event()
@@ -92,6 +92,9 @@ class Signal:
         return self._event.is_set()
 
     async def wait(self) -> None:
+        if not inline.on_loop():  # driven: no loop to poll on, the thread itself waits
+            self.wait_here()
+            return
         while not self._event.is_set():
             await asyncio.sleep(0.001)
 
@@ -105,8 +108,8 @@ class FakeRunner:
     was asked. ``answer``: one ``RunResult`` for every batch, or a function from the request to
     its results (async too: a real sandbox's ``arun_cases`` makes it a counting wrapper). The
     first ``busy`` batches meet a full sandbox instead. ``hold``: each batch waits, once
-    ``asked`` is set, until the test calls ``release()`` (``Signal``s: on the loop, or in the
-    thread that drives the run)."""
+    ``asked`` is set, until the test calls ``release()`` (``Signal``s, so a run driven in a site
+    thread waits there)."""
 
     def __init__(
         self,
@@ -138,10 +141,8 @@ class FakeRunner:
     async def arun_cases(self, request: RunRequest) -> list[RunResult]:
         self.requests.append(request)
         self.asked.set()
-        if self.hold and inline.on_loop():
+        if self.hold:
             await self._released.wait()
-        elif self.hold:
-            self._released.wait_here()
         if self.busy > 0:
             self.busy -= 1
             results = [RunResult(BUSY, stderr="The server is busy.")]
