@@ -140,7 +140,7 @@ def test_a_request_cancelled_while_its_thread_works_keeps_the_permit_until_done(
 
 def test_a_lent_permit_comes_back_before_the_requests_that_arrived_meanwhile():
     async def scenario():
-        door, order = gate.Gate(1), []
+        door, order = gate.Gate(1, wait_s=PATIENCE_S), []  # no deadline to race
         in_sandbox, sandbox_done = asyncio.Event(), asyncio.Event()
 
         async def run():  # a Run: works, waits for the sandbox with its permit lent, works again
@@ -205,7 +205,7 @@ def test_a_permit_lent_in_a_thread_goes_to_the_loop_and_comes_back_ahead_of_arri
     from asgiref.sync import sync_to_async
 
     async def scenario():
-        door, order = gate.Gate(1), []
+        door, order = gate.Gate(1, wait_s=PATIENCE_S), []  # no deadline to race
         in_sandbox, sandbox_done, page_waits = Signal(), Signal(), Signal()
 
         def run():  # in a site thread, as the page's Run
