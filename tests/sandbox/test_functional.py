@@ -94,6 +94,38 @@ def test_capture_of_an_object_array_is_json_never_a_pickle(sandbox):
     assert r.verdict == "ok" and json.loads(r.values["A"])["$"] == "object"
 
 
+# Arrays of every kind of number the child writes as .npy itself (runner._npy), each made as the
+# program makes it: orders, strides, no dimension or an empty one, both byte orders, NumPy and
+# Python scalars.
+ARRAYS = {
+    "c_order": "np.arange(12.0).reshape(3, 4)",
+    "f_order": "np.ones((2, 3, 4), dtype=np.float32, order='F') * np.arange(4)",
+    "strided": "np.arange(20)[::3]",
+    "no_dimension": "np.float64(2.5)",
+    "empty": "np.zeros((0, 3))",
+    "booleans": "np.array([True, False])",
+    "int8": "np.arange(-3, 2, dtype=np.int8)",
+    "uint16": "np.arange(6, dtype=np.uint16).reshape(2, 3)",
+    "float16": "np.arange(4, dtype=np.float16) / 3",
+    "complex": "np.arange(3) * (1 + 2j)",
+    "longdouble": "np.arange(3, dtype=np.longdouble) / 7",
+    "big_endian": "np.arange(4, dtype='>i4')",
+    "python_int": "7",
+    "python_complex": "1 - 2j",
+}
+
+
+def test_every_kind_of_number_array_arrives_with_its_dtype_shape_and_values(sandbox):
+    code = "import numpy as np\n" + "".join(f"{k} = {v}\n" for k, v in ARRAYS.items())
+    r = sandbox.run(code, capture=tuple(ARRAYS))
+    assert r.verdict == "ok", r
+    for name, expression in ARRAYS.items():
+        expected, got = np.asarray(eval(expression)), r.values[name]  # noqa: S307 (ours)
+        assert isinstance(got, np.ndarray), (name, got)
+        assert (got.dtype, got.shape) == (expected.dtype, expected.shape), name
+        assert np.array_equal(got, expected), name
+
+
 def test_a_long_value_is_captured_whole_and_one_past_the_budget_not_at_all(sandbox):
     code = "text = 'ab' * 100_000\nrows = list(range(100_000))\nhuge = list(range(2_100_000))\n"
     r = sandbox.run(code, capture=("text", "rows", "huge"))

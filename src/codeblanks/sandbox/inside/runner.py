@@ -184,9 +184,7 @@ def _encode_value(value: object) -> tuple[str, bytes]:
         try:
             arr = np.asarray(value)
             if arr.dtype.kind in "biufc":
-                buf = io.BytesIO()
-                np.save(buf, arr, allow_pickle=False)
-                return "npy", buf.getvalue()
+                return "npy", _npy(arr)
         except Exception:
             pass
     if type(value) is _WRITTEN:
@@ -199,6 +197,19 @@ def _encode_value(value: object) -> tuple[str, bytes]:
         except Exception as e:  # raised by the program's own code (a property, an iterator)
             text = _dumps_failed(value, e)
     return "json", text.encode("utf-8", "backslashreplace")
+
+
+def _npy(arr: Any) -> bytes:
+    """``arr`` as the ``.npy`` file ``np.save`` writes for an array of numbers (format 1.0, in C
+    order), made here: np.save's own checks and header code, first touched in a fresh child,
+    cost ~11 µs more a value, and a QKV grade writes twenty (five values, four cases)."""
+    if not arr.flags.c_contiguous:
+        arr = arr.copy(order="C")
+    header = f"{{'descr': {arr.dtype.str!r}, 'fortran_order': False, 'shape': {arr.shape!r}, }}"
+    header += " " * (-(len(header) + 11) % 64) + "\n"  # the data starts 64-byte aligned
+    size = len(header).to_bytes(2, "little")
+    data: bytes = arr.tobytes()
+    return b"\x93NUMPY\x01\x00" + size + header.encode("latin-1") + data
 
 
 # Bound at import, before any program runs: a program replacing lessontest's names changes
