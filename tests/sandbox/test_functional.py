@@ -117,8 +117,10 @@ ARRAYS = {
 
 def test_every_kind_of_number_array_arrives_with_its_dtype_shape_and_values(sandbox):
     code = "import numpy as np\n" + "".join(f"{k} = {v}\n" for k, v in ARRAYS.items())
-    r = sandbox.run(code, capture=tuple(ARRAYS))
+    code += "huge = np.zeros(1 << 20)\n"  # 8 MiB: past the budget of every value together
+    r = sandbox.run(code, capture=(*ARRAYS, "huge"))
     assert r.verdict == "ok", r
+    assert "huge" not in r.values
     for name, expression in ARRAYS.items():
         expected, got = np.asarray(eval(expression)), r.values[name]  # noqa: S307 (ours)
         assert isinstance(got, np.ndarray), (name, got)

@@ -184,6 +184,8 @@ def _encode_value(value: object) -> tuple[str, bytes]:
         try:
             arr = np.asarray(value)
             if arr.dtype.kind in "biufc":
+                if arr.nbytes > wire.MAX_VALUES_BYTES:  # never sent: not copied either
+                    return "too-large", b""
                 return "npy", _npy(arr)
         except Exception:
             pass
@@ -201,10 +203,9 @@ def _encode_value(value: object) -> tuple[str, bytes]:
 
 def _npy(arr: Any) -> bytes:
     """``arr`` as the ``.npy`` file ``np.save`` writes for an array of numbers (format 1.0, in C
-    order), made here: np.save's own checks and header code, first touched in a fresh child,
-    cost ~11 µs more a value, and a QKV grade writes twenty (five values, four cases)."""
-    if not arr.flags.c_contiguous:
-        arr = arr.copy(order="C")
+    order: ``tobytes`` copies any layout out in C order), made here: np.save's own checks and
+    header code, first touched in a fresh child, cost ~11 µs more a value, and a QKV grade
+    writes twenty (five values, four cases)."""
     header = f"{{'descr': {arr.dtype.str!r}, 'fortran_order': False, 'shape': {arr.shape!r}, }}"
     header += " " * (-(len(header) + 11) % 64) + "\n"  # the data starts 64-byte aligned
     size = len(header).to_bytes(2, "little")
